@@ -1,0 +1,68 @@
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Usage;
+use crate::thread::Message;
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum RunOutcome {
+    Completed,
+    Cancelled,
+    Failed,
+}
+
+impl RunOutcome {
+    /// Stable text form, as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Cancelled => "cancelled",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+/// What a run announces, in order. Every event that names a message is sent only after that
+/// message (or delta) was committed to the store, so a crash never loses what was shown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunEvent {
+    RunStarted {
+        run_id: String,
+        thread_id: String,
+    },
+    /// A new message was stored (the user's message, the assistant's streaming message).
+    MessageAdded {
+        message: Message,
+    },
+    /// More streamed text for a streaming message.
+    Delta {
+        message_id: String,
+        text: String,
+        /// True when the text is reasoning, not answer.
+        reasoning: bool,
+    },
+    /// A message reached its final form (complete, cancelled, error) or otherwise changed.
+    MessageUpdated {
+        message: Message,
+    },
+    Usage {
+        run_id: String,
+        usage: Usage,
+    },
+    RunFinished {
+        run_id: String,
+        thread_id: String,
+        outcome: RunOutcome,
+        /// The sentence to show when the run failed.
+        error: Option<String>,
+    },
+}
+
+/// Where a run's events go: a Tauri channel, stdout, a test's vector.
+pub type EventSink = Arc<dyn Fn(RunEvent) + Send + Sync>;

@@ -1,0 +1,7 @@
+//! The run loop and what it announces.
+
+mod events;
+mod run;
+
+pub use events::{EventSink, RunEvent, RunOutcome};
+pub use run::{run_turn, RunSpec};

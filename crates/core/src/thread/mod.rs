@@ -1,0 +1,9 @@
+//! Threads and their messages, and the port through which they are persisted.
+
+mod message;
+mod state;
+mod store;
+
+pub use message::{Message, MessageStatus, Role, ToolCall};
+pub use state::{Thread, ThreadState, ThreadSummary, ThreadView};
+pub use store::{StoreError, ThreadStore};
