@@ -1,0 +1,24 @@
+/** Small inline icons; decorative (the buttons carry aria-labels). */
+const base = { width: 16, height: 16, viewBox: "0 0 16 16", fill: "none", stroke: "currentColor", strokeWidth: 1.5, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true } as const;
+
+export const PencilIcon = () => (
+  <svg {...base}>
+    <path d="M11 2.5l2.5 2.5L6 12.5 3 13l.5-3z" />
+  </svg>
+);
+export const TrashIcon = () => (
+  <svg {...base}>
+    <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.5h5.8l.6-8.5" />
+  </svg>
+);
+export const PlusIcon = () => (
+  <svg {...base}>
+    <path d="M8 3v10M3 8h10" />
+  </svg>
+);
+export const GearIcon = () => (
+  <svg {...base}>
+    <circle cx="8" cy="8" r="2.2" />
+    <path d="M8 1.8v1.6M8 12.6v1.6M1.8 8h1.6M12.6 8h1.6M3.6 3.6l1.1 1.1M11.3 11.3l1.1 1.1M3.6 12.4l1.1-1.1M11.3 4.7l1.1-1.1" />
+  </svg>
+);

@@ -1,0 +1,151 @@
+import { describe, expect, it, vi } from "vitest";
+import type { RunEvent } from "../bindings/RunEvent";
+import type { ThreadView } from "../bindings/ThreadView";
+import type { Api } from "./api";
+import { ev, msg } from "./fixtures";
+import { createStore, draftOf, isThreadRunning } from "./store";
+
+function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
+  let handler: ((e: RunEvent) => void) | null = null;
+  const view = (id: string): ThreadView => ({
+    thread: { id, title: id, created_at: 1, updated_at: 1, state: {} },
+    messages: [],
+    running: false,
+  });
+  const api: Api = {
+    providerStatus: async () => ({ settings: { kind: "openai", base_url: "http://localhost:1/v1", model: "m" }, has_key: false, keychain_error: null }),
+    detectLocalServers: async () => [],
+    saveProvider: async (settings) => ({ settings, has_key: false, keychain_error: null }),
+    listThreads: async () => [
+      { id: "t1", title: "One", updated_at: 10, running: false },
+      { id: "t2", title: "Two", updated_at: 20, running: false },
+    ],
+    createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: {} }),
+    renameThread: async () => {},
+    deleteThread: async () => {},
+    getThread: async (id) => view(id),
+    startRun: async (_id, _content, onEvent) => {
+      handler = onEvent;
+      return "r1";
+    },
+    cancelRun: async () => true,
+    ...over,
+  };
+  return { ...api, emit: (e) => handler?.(e) };
+}
+
+describe("store", () => {
+  it("first run shows setup; saving goes to main and loads threads", async () => {
+    const api = fakeApi({ providerStatus: async () => ({ settings: null, has_key: false, keychain_error: null }) });
+    const s = createStore(api);
+    await s.init();
+    expect(s.getState().screen).toBe("setup");
+    const err = await s.saveProvider({ kind: "openai", baseUrl: "http://localhost:11434/v1", model: "m", apiKey: "" });
+    expect(err).toBeNull();
+    expect(s.getState().screen).toBe("main");
+    expect(s.getState().threads.map((t) => t.id)).toEqual(["t2", "t1"]);
+  });
+
+  it("a rejected save returns the backend's sentence", async () => {
+    const s = createStore(fakeApi({ saveProvider: () => Promise.reject("The OS keychain is not available.") }));
+    expect(await s.saveProvider({ kind: "openai", baseUrl: "http://x/v1", model: "m", apiKey: "k" })).toBe(
+      "The OS keychain is not available.",
+    );
+  });
+
+  it("streams a reply into the active thread and finishes", async () => {
+    const api = fakeApi();
+    const s = createStore(api);
+    await s.init();
+    await s.openThread("t1");
+    s.setDraft("Hello");
+    await s.send();
+    expect(draftOf(s.getState())).toBe("");
+    expect(isThreadRunning(s.getState(), "t1")).toBe(true);
+    api.emit(ev.started("t1"));
+    api.emit(ev.added(msg({ id: "u", role: "user", content: "Hello" })));
+    api.emit(ev.added(msg({ id: "a", status: "streaming" })));
+    api.emit(ev.delta("a", "Hi "));
+    api.emit(ev.delta("a", "there"));
+    expect(s.getState().messages[1]).toMatchObject({ content: "Hi there", status: "streaming" });
+    api.emit(ev.updated(msg({ id: "a", content: "Hi there!", status: "complete" })));
+    api.emit(ev.finished("completed"));
+    expect(s.getState().messages[1]).toMatchObject({ content: "Hi there!", status: "complete" });
+    expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+  });
+
+  it("a failed start keeps the text in the composer and shows the error", async () => {
+    const s = createStore(fakeApi({ startRun: () => Promise.reject("No provider is configured.") }));
+    await s.init();
+    await s.openThread("t1");
+    s.setDraft("Keep me");
+    await s.send();
+    const st = s.getState();
+    expect(draftOf(st)).toBe("Keep me");
+    expect(st.runErrors.t1).toBe("No provider is configured.");
+    expect(isThreadRunning(st, "t1")).toBe(false);
+  });
+
+  it("events of a thread that is not open do not touch the open one", async () => {
+    const api = fakeApi();
+    const s = createStore(api);
+    await s.init();
+    await s.openThread("t1");
+    s.setDraft("go");
+    await s.send();
+    await s.openThread("t2");
+    api.emit(ev.added(msg({ id: "a", status: "streaming" })));
+    api.emit(ev.delta("a", "x"));
+    expect(s.getState().messages).toEqual([]);
+    api.emit(ev.finished("failed", "Boom."));
+    expect(s.getState().runErrors.t1).toBe("Boom.");
+    expect(s.getState().runErrors.t2).toBeUndefined();
+  });
+
+  it("sending with no thread open creates one", async () => {
+    const api = fakeApi();
+    const start = vi.spyOn(api, "startRun");
+    const s = createStore(api);
+    await s.init();
+    s.setDraft("first message");
+    await s.send();
+    expect(s.getState().activeThreadId).toBe("t3");
+    expect(start).toHaveBeenCalledWith("t3", "first message", expect.any(Function));
+  });
+
+  it("rename and delete update the list", async () => {
+    const s = createStore(fakeApi());
+    await s.init();
+    await s.openThread("t1");
+    await s.renameThread("t1", "  Renamed ");
+    expect(s.getState().threads.find((t) => t.id === "t1")?.title).toBe("Renamed");
+    await s.deleteThread("t1");
+    expect(s.getState().threads.map((t) => t.id)).toEqual(["t2"]);
+    expect(s.getState().activeThreadId).toBeNull();
+  });
+
+  it("a thread running elsewhere shows as running", async () => {
+    vi.useFakeTimers();
+    try {
+      let running = true;
+      const s = createStore(
+        fakeApi({
+          getThread: async (id) => ({
+            thread: { id, title: id, created_at: 1, updated_at: 1, state: {} },
+            messages: [msg({ id: "a", thread_id: id, status: running ? "streaming" : "complete", content: running ? "par" : "partial" })],
+            running,
+          }),
+        }),
+      );
+      await s.init();
+      await s.openThread("t1");
+      expect(isThreadRunning(s.getState(), "t1")).toBe(true);
+      running = false;
+      await vi.advanceTimersByTimeAsync(1100);
+      expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+      expect(s.getState().messages[0]?.content).toBe("partial");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,372 @@
+/**
+ * The app state and every action that changes it, as a tiny external store (plain TS, no
+ * React). Components read it with `useSyncExternalStore` and call its actions; they keep only
+ * ephemeral view state (an open rename box, a confirm step) themselves.
+ */
+import type { Message } from "../bindings/Message";
+import type { ProviderStatus } from "../bindings/ProviderStatus";
+import type { RunEvent } from "../bindings/RunEvent";
+import type { ThreadSummary } from "../bindings/ThreadSummary";
+import { errorText, type Api } from "./api";
+import { applyRunEvent, settleStreaming } from "./messages";
+import { toSettings, type ProviderForm } from "./settings";
+import { patchThread, sortThreads, upsertThread } from "./threads";
+
+/** How often a thread running elsewhere (no channel in this window) is re-read. */
+export const EXTERNAL_RUN_POLL_MS = 1000;
+
+export type Screen = "loading" | "setup" | "main";
+
+export type AppState = {
+  screen: Screen;
+  /** Settings opened from the main view (the setup screen is `screen: "setup"`). */
+  settingsOpen: boolean;
+  provider: ProviderStatus | null;
+  /** Startup failed: the sentence, with a retry offered. */
+  loadError: string | null;
+  threads: ThreadSummary[];
+  activeThreadId: string | null;
+  /** Messages of the active thread. */
+  messages: Message[];
+  threadLoading: boolean;
+  /** Runs this window started and has not seen finish: thread id -> run id ("" until known). */
+  liveRuns: Readonly<Record<string, string>>;
+  /** Threads the backend says are running but whose events this window does not receive. */
+  externalRuns: Readonly<Record<string, true>>;
+  /** Run-level errors per thread (start_run rejected, run failed, cancel failed). */
+  runErrors: Readonly<Record<string, string>>;
+  /** Composer text per thread; "" is the key used before any thread exists. */
+  drafts: Readonly<Record<string, string>>;
+  /** Errors of sidebar actions (create, rename, delete, list). */
+  listError: string | null;
+};
+
+export const initialState: AppState = {
+  screen: "loading",
+  settingsOpen: false,
+  provider: null,
+  loadError: null,
+  threads: [],
+  activeThreadId: null,
+  messages: [],
+  threadLoading: false,
+  liveRuns: {},
+  externalRuns: {},
+  runErrors: {},
+  drafts: {},
+  listError: null,
+};
+
+export function isThreadRunning(state: AppState, threadId: string | null): boolean {
+  if (threadId === null) return false;
+  return threadId in state.liveRuns || threadId in state.externalRuns;
+}
+
+export function draftOf(state: AppState): string {
+  return state.drafts[state.activeThreadId ?? ""] ?? "";
+}
+
+function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  if (!(key in record)) return record as Record<string, T>;
+  const next = { ...record };
+  delete next[key];
+  return next;
+}
+
+export type Store = ReturnType<typeof createStore>;
+
+export function createStore(api: Api) {
+  let state: AppState = initialState;
+  const listeners = new Set<() => void>();
+  let pollTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function set(patch: Partial<AppState> | ((s: AppState) => Partial<AppState>)): void {
+    const p = typeof patch === "function" ? patch(state) : patch;
+    state = { ...state, ...p };
+    for (const l of listeners) l();
+  }
+
+  async function refreshThreads(): Promise<void> {
+    try {
+      const list = await api.listThreads();
+      set((s) => ({
+        threads: sortThreads(
+          list.map((t) => (isThreadRunning(s, t.id) ? { ...t, running: true } : t)),
+        ),
+        listError: null,
+      }));
+    } catch (err) {
+      set({ listError: errorText(err) });
+    }
+  }
+
+  function schedulePoll(): void {
+    if (pollTimer !== null) return;
+    pollTimer = setTimeout(() => {
+      pollTimer = null;
+      void pollExternal();
+    }, EXTERNAL_RUN_POLL_MS);
+  }
+
+  async function pollExternal(): Promise<void> {
+    const id = state.activeThreadId;
+    if (id === null || !(id in state.externalRuns) || id in state.liveRuns) return;
+    try {
+      const view = await api.getThread(id);
+      if (state.activeThreadId !== id || id in state.liveRuns) return;
+      if (view.running) {
+        set({ messages: view.messages });
+        schedulePoll();
+      } else {
+        set((s) => ({
+          messages: view.messages,
+          externalRuns: without(s.externalRuns, id),
+          threads: patchThread(s.threads, id, { running: false }),
+        }));
+        void refreshThreads();
+      }
+    } catch {
+      schedulePoll();
+    }
+  }
+
+  function onRunEvent(threadId: string, event: RunEvent): void {
+    switch (event.type) {
+      case "run_started":
+        set((s) => ({
+          liveRuns: { ...s.liveRuns, [threadId]: event.run_id },
+          threads: patchThread(s.threads, threadId, { running: true }),
+        }));
+        return;
+      case "message_added":
+      case "delta":
+      case "message_updated":
+        set((s) => {
+          const patch: Partial<AppState> = {};
+          if (s.activeThreadId === threadId) {
+            const next = applyRunEvent(s.messages, event, threadId);
+            if (next !== s.messages) patch.messages = next;
+          }
+          if (event.type === "message_added") {
+            patch.threads = patchThread(s.threads, threadId, {
+              updated_at: Math.max(event.message.created_at, Date.now()),
+            });
+          }
+          return patch;
+        });
+        return;
+      case "run_finished": {
+        const settled =
+          event.outcome === "completed" ? "complete" : event.outcome === "cancelled" ? "cancelled" : "error";
+        set((s) => ({
+          liveRuns: without(s.liveRuns, threadId),
+          externalRuns: without(s.externalRuns, threadId),
+          threads: patchThread(s.threads, threadId, { running: false }),
+          messages: s.activeThreadId === threadId ? settleStreaming(s.messages, settled) : s.messages,
+          runErrors:
+            event.outcome === "failed"
+              ? { ...s.runErrors, [threadId]: event.error?.trim() || "The run failed." }
+              : s.runErrors,
+        }));
+        // The backend may have retitled the thread.
+        void refreshThreads();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  const actions = {
+    async init(): Promise<void> {
+      set({ screen: "loading", loadError: null });
+      try {
+        const provider = await api.providerStatus();
+        if (provider.settings === null) {
+          set({ provider, screen: "setup" });
+        } else {
+          set({ provider, screen: "main" });
+          await refreshThreads();
+        }
+      } catch (err) {
+        set({ loadError: errorText(err) });
+      }
+    },
+
+    openSettings(): void {
+      set({ settingsOpen: true });
+    },
+    closeSettings(): void {
+      set({ settingsOpen: false });
+    },
+
+    /** Saves the provider. Resolves with the error sentence, or null on success. */
+    async saveProvider(form: ProviderForm): Promise<string | null> {
+      const { settings, apiKey } = toSettings(form);
+      try {
+        const provider = await api.saveProvider(settings, apiKey);
+        const firstRun = state.screen !== "main";
+        set({ provider, screen: "main", settingsOpen: false });
+        if (firstRun) await refreshThreads();
+        return null;
+      } catch (err) {
+        return errorText(err);
+      }
+    },
+
+    refreshThreads,
+
+    /** Local model servers found on their usual ports; [] when none answer. */
+    detectLocalServers: () => api.detectLocalServers(),
+
+    async newThread(): Promise<string | null> {
+      try {
+        const thread = await api.createThread(null);
+        set((s) => ({
+          threads: upsertThread(s.threads, {
+            id: thread.id,
+            title: thread.title,
+            updated_at: thread.updated_at,
+            running: false,
+          }),
+          activeThreadId: thread.id,
+          messages: [],
+          threadLoading: false,
+          listError: null,
+        }));
+        return thread.id;
+      } catch (err) {
+        set({ listError: errorText(err) });
+        return null;
+      }
+    },
+
+    async openThread(threadId: string): Promise<void> {
+      if (state.activeThreadId === threadId && !state.threadLoading) return;
+      set({ activeThreadId: threadId, messages: [], threadLoading: true });
+      try {
+        const view = await api.getThread(threadId);
+        if (state.activeThreadId !== threadId) return;
+        const external = view.running && !(threadId in state.liveRuns);
+        set((s) => ({
+          messages: view.messages,
+          threadLoading: false,
+          externalRuns: external ? { ...s.externalRuns, [threadId]: true } : s.externalRuns,
+          threads: view.running ? patchThread(s.threads, threadId, { running: true }) : s.threads,
+        }));
+        if (external) schedulePoll();
+      } catch (err) {
+        if (state.activeThreadId !== threadId) return;
+        set((s) => ({
+          threadLoading: false,
+          runErrors: { ...s.runErrors, [threadId]: errorText(err) },
+        }));
+      }
+    },
+
+    async renameThread(threadId: string, title: string): Promise<void> {
+      const clean = title.trim();
+      const current = state.threads.find((t) => t.id === threadId);
+      if (clean === "" || current?.title === clean) return;
+      try {
+        await api.renameThread(threadId, clean);
+        set((s) => ({ threads: patchThread(s.threads, threadId, { title: clean }), listError: null }));
+      } catch (err) {
+        set({ listError: errorText(err) });
+      }
+    },
+
+    async deleteThread(threadId: string): Promise<void> {
+      try {
+        await api.deleteThread(threadId);
+        set((s) => ({
+          threads: s.threads.filter((t) => t.id !== threadId),
+          activeThreadId: s.activeThreadId === threadId ? null : s.activeThreadId,
+          messages: s.activeThreadId === threadId ? [] : s.messages,
+          drafts: without(s.drafts, threadId),
+          runErrors: without(s.runErrors, threadId),
+          listError: null,
+        }));
+      } catch (err) {
+        set({ listError: errorText(err) });
+      }
+    },
+
+    setDraft(text: string): void {
+      const key = state.activeThreadId ?? "";
+      set((s) => ({ drafts: { ...s.drafts, [key]: text } }));
+    },
+
+    dismissRunError(): void {
+      const id = state.activeThreadId;
+      if (id !== null) set((s) => ({ runErrors: without(s.runErrors, id) }));
+    },
+    dismissListError(): void {
+      set({ listError: null });
+    },
+
+    /**
+     * Sends the active thread's draft (creating a thread first if none is open). The draft
+     * is cleared at once and put back if the run could not start, so nothing typed is lost.
+     */
+    async send(): Promise<void> {
+      const startKey = state.activeThreadId ?? "";
+      const text = state.drafts[startKey] ?? "";
+      if (text.trim() === "" || isThreadRunning(state, state.activeThreadId)) return;
+
+      let threadId = state.activeThreadId;
+      if (threadId === null) {
+        threadId = await actions.newThread();
+        if (threadId === null) return; // listError says why; the draft stays under "".
+        const id = threadId;
+        set((s) => ({ drafts: { ...without(s.drafts, ""), [id]: text } }));
+      }
+      const id = threadId;
+      set((s) => ({
+        drafts: { ...s.drafts, [id]: "" },
+        liveRuns: { ...s.liveRuns, [id]: s.liveRuns[id] ?? "" },
+        runErrors: without(s.runErrors, id),
+        threads: patchThread(s.threads, id, { running: true }),
+      }));
+      try {
+        const runId = await api.startRun(id, text, (event) => onRunEvent(id, event));
+        // run_finished may already have arrived; only record the id while still live.
+        set((s) => (id in s.liveRuns ? { liveRuns: { ...s.liveRuns, [id]: runId } } : {}));
+        // The backend titles a new thread from its first message when the run starts.
+        void refreshThreads();
+      } catch (err) {
+        set((s) => {
+          const typedSince = s.drafts[id] ?? "";
+          return {
+            liveRuns: without(s.liveRuns, id),
+            threads: patchThread(s.threads, id, { running: false }),
+            drafts: { ...s.drafts, [id]: typedSince === "" ? text : `${text}\n${typedSince}` },
+            runErrors: { ...s.runErrors, [id]: errorText(err) },
+          };
+        });
+      }
+    },
+
+    async stop(): Promise<void> {
+      const id = state.activeThreadId;
+      if (id === null) return;
+      try {
+        await api.cancelRun(id);
+        if (id in state.externalRuns) schedulePoll();
+      } catch (err) {
+        set((s) => ({ runErrors: { ...s.runErrors, [id]: errorText(err) } }));
+      }
+    },
+  };
+
+  return {
+    getState: (): AppState => state,
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** Exposed for tests: feed an event as if it came from a run of `threadId`. */
+    onRunEvent,
+    ...actions,
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { ThreadSummary } from "../bindings/ThreadSummary";
+import { markRunning, patchThread, sortThreads, upsertThread } from "./threads";
+
+const t = (id: string, updated_at: number, running = false): ThreadSummary => ({ id, title: id, updated_at, running });
+
+describe("threads", () => {
+  it.each([
+    { name: "newest first", input: [t("a", 1), t("b", 3), t("c", 2)], want: ["b", "c", "a"] },
+    { name: "ties by id", input: [t("b", 1), t("a", 1)], want: ["a", "b"] },
+    { name: "empty", input: [], want: [] },
+  ])("sortThreads: $name", ({ input, want }) => {
+    expect(sortThreads(input).map((x) => x.id)).toEqual(want);
+  });
+
+  it("markRunning marks live threads and keeps the backend's flag", () => {
+    const out = markRunning([t("a", 1), t("b", 2, true), t("c", 3)], new Set(["a"]));
+    expect(out.map((x) => [x.id, x.running])).toEqual([
+      ["c", false],
+      ["b", true],
+      ["a", true],
+    ]);
+  });
+
+  it("upsertThread inserts or replaces and re-sorts", () => {
+    const list = [t("a", 1), t("b", 2)];
+    expect(upsertThread(list, t("c", 5)).map((x) => x.id)).toEqual(["c", "b", "a"]);
+    expect(upsertThread(list, { ...t("a", 9), title: "new" })[0]).toMatchObject({ id: "a", title: "new" });
+  });
+
+  it("patchThread changes one thread and ignores unknown ids", () => {
+    const list = [t("a", 1), t("b", 2)];
+    expect(patchThread(list, "a", { updated_at: 3 }).map((x) => x.id)).toEqual(["a", "b"]);
+    expect(patchThread(list, "zzz", { title: "x" })).toEqual(list);
+  });
+});

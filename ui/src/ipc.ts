@@ -1,0 +1,36 @@
+/**
+ * The single typed wrapper over the Tauri IPC. Every command the UI calls is here, with the
+ * argument names the Rust side expects (camelCase in JS, snake_case in Rust). Errors reject
+ * with a plain string meant for the user; `errorText` turns whatever arrives into one.
+ */
+import { Channel, invoke } from "@tauri-apps/api/core";
+import type { DetectedServer } from "./bindings/DetectedServer";
+import type { ProviderSettings } from "./bindings/ProviderSettings";
+import type { ProviderStatus } from "./bindings/ProviderStatus";
+import type { RunEvent } from "./bindings/RunEvent";
+import type { Thread } from "./bindings/Thread";
+import type { ThreadSummary } from "./bindings/ThreadSummary";
+import type { ThreadView } from "./bindings/ThreadView";
+import type { Api } from "./core/api";
+
+export const ipc: Api = {
+  providerStatus: () => invoke<ProviderStatus>("provider_status"),
+  detectLocalServers: () => invoke<DetectedServer[]>("detect_local_servers"),
+  saveProvider: (settings: ProviderSettings, apiKey: string | null) =>
+    invoke<ProviderStatus>("save_provider", { settings, apiKey }),
+  listThreads: () => invoke<ThreadSummary[]>("list_threads"),
+  createThread: (title: string | null) => invoke<Thread>("create_thread", { title }),
+  renameThread: async (threadId: string, title: string) => {
+    await invoke<null>("rename_thread", { threadId, title });
+  },
+  deleteThread: async (threadId: string) => {
+    await invoke<null>("delete_thread", { threadId });
+  },
+  getThread: (threadId: string) => invoke<ThreadView>("get_thread", { threadId }),
+  startRun: (threadId: string, content: string, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<string>("start_run", { threadId, content, onEvent: channel });
+  },
+  cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+};

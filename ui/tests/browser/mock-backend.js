@@ -1,0 +1,224 @@
+// A fake Workbench backend for browser tests, injected before the app loads. It installs
+// window.__TAURI_INTERNALS__ the way the Tauri runtime does: `invoke(cmd, args)` answers
+// commands from in-memory state, `transformCallback` registers callbacks, and a `Channel`
+// argument (which carries the id of such a callback) receives `{ index, message }` objects,
+// then `{ index, end: true }`, exactly what @tauri-apps/api's Channel expects.
+//
+// Configure with window.__MOCK_CONFIG__ (set by an earlier init script). Every call is
+// recorded in window.__mock.calls as { cmd, args } (channels replaced by "<channel>").
+(() => {
+  const cfg = Object.assign(
+    {
+      provider: { settings: null, has_key: false, keychain_error: null },
+      servers: [],
+      /** Reject save_provider with this sentence when a key is given. */
+      keychainError: null,
+      threads: [],
+      /** Reply script: chunks streamed with delayMs between them. */
+      reply: { chunks: ["Hello", " from", " the", " mock."], delayMs: 60 },
+      /** Optional per-run scripts: run n uses replies[n], falling back to reply. */
+      replies: [],
+      /** After this many chunks the run fails with failError. */
+      failAfter: null,
+      failError: "The provider closed the connection.",
+      /** Reject start_run with this sentence. */
+      startError: null,
+    },
+    window.__MOCK_CONFIG__ || {},
+  );
+
+  const callbacks = new Map();
+  let nextCallbackId = 1;
+  let seq = 0;
+  let runCount = 0;
+  const now = () => Date.now() + seq++;
+  const newId = (p) => `${p}-${++seq}`;
+
+  const state = {
+    provider: cfg.provider,
+    threads: new Map(),
+    messages: new Map(),
+    running: new Map(), // threadId -> { cancelled: bool }
+    calls: [],
+  };
+  for (const t of cfg.threads) {
+    state.threads.set(t.id, {
+      id: t.id,
+      title: t.title,
+      created_at: t.updated_at,
+      updated_at: t.updated_at,
+      state: {},
+      externalRunning: !!t.running,
+    });
+    state.messages.set(t.id, (t.messages || []).map((m) => message(t.id, m)));
+  }
+  window.__mock = state;
+
+  function message(threadId, m) {
+    return Object.assign(
+      {
+        id: newId("m"),
+        thread_id: threadId,
+        run_id: null,
+        role: "user",
+        content: "",
+        reasoning: "",
+        tool_calls: [],
+        tool_call_id: null,
+        is_error: false,
+        status: "complete",
+        error: null,
+        created_at: now(),
+      },
+      m,
+    );
+  }
+
+  const summary = (t) => ({
+    id: t.id,
+    title: t.title,
+    updated_at: t.updated_at,
+    running: state.running.has(t.id) || t.externalRunning,
+  });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const clone = (x) => JSON.parse(JSON.stringify(x));
+
+  function thread(threadId) {
+    const t = state.threads.get(threadId);
+    if (!t) throw `No thread with id ${threadId}.`;
+    return t;
+  }
+
+  async function stream(threadId, content, channelId, runId) {
+    let index = 0;
+    const send = (message) => {
+      const cb = callbacks.get(channelId);
+      if (cb) cb({ index: index++, message: clone(message) });
+    };
+    const t = thread(threadId);
+    const list = state.messages.get(threadId);
+    const ctl = state.running.get(threadId);
+    send({ type: "run_started", run_id: runId, thread_id: threadId });
+    const user = message(threadId, { role: "user", content });
+    list.push(user);
+    send({ type: "message_added", message: user });
+    const reply = message(threadId, { role: "assistant", run_id: runId, status: "streaming" });
+    list.push(reply);
+    send({ type: "message_added", message: reply });
+    t.updated_at = now();
+
+    let outcome = "completed";
+    let error = null;
+    let i = 0;
+    const script = cfg.replies[runCount++] || cfg.reply;
+    for (const chunk of script.chunks) {
+      await sleep(script.delayMs);
+      if (ctl.cancelled) {
+        outcome = "cancelled";
+        break;
+      }
+      if (cfg.failAfter !== null && i === cfg.failAfter) {
+        outcome = "failed";
+        error = cfg.failError;
+        break;
+      }
+      reply.content += chunk;
+      send({ type: "delta", message_id: reply.id, text: chunk, reasoning: false });
+      i++;
+    }
+    if (outcome === "completed" && ctl.cancelled) outcome = "cancelled";
+    reply.status = outcome === "completed" ? "complete" : outcome === "cancelled" ? "cancelled" : "error";
+    reply.error = error;
+    send({ type: "message_updated", message: reply });
+    send({ type: "usage", run_id: runId, usage: { input_tokens: 12, output_tokens: i } });
+    if (t.title === "New thread") t.title = content.slice(0, 30);
+    t.updated_at = now();
+    state.running.delete(threadId);
+    send({ type: "run_finished", run_id: runId, thread_id: threadId, outcome, error });
+    const cb = callbacks.get(channelId);
+    if (cb) cb({ index: index++, end: true });
+  }
+
+  const commands = {
+    provider_status: () => state.provider,
+    detect_local_servers: async () => {
+      await sleep(30);
+      return cfg.servers;
+    },
+    save_provider: ({ settings, apiKey }) => {
+      if (apiKey !== null && cfg.keychainError) throw cfg.keychainError;
+      state.provider = { settings, has_key: apiKey !== null || state.provider.has_key, keychain_error: null };
+      return state.provider;
+    },
+    list_threads: () => [...state.threads.values()].map(summary),
+    create_thread: ({ title }) => {
+      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: {} };
+      state.threads.set(t.id, t);
+      state.messages.set(t.id, []);
+      const { externalRunning: _e, ...out } = t;
+      return out;
+    },
+    rename_thread: ({ threadId, title }) => {
+      thread(threadId).title = title;
+      return null;
+    },
+    delete_thread: ({ threadId }) => {
+      thread(threadId);
+      state.threads.delete(threadId);
+      state.messages.delete(threadId);
+      return null;
+    },
+    get_thread: ({ threadId }) => {
+      const t = thread(threadId);
+      const { externalRunning: _e, ...th } = t;
+      return { thread: th, messages: state.messages.get(threadId), running: summary(t).running };
+    },
+    start_run: ({ threadId, content, onEvent }) => {
+      thread(threadId);
+      if (cfg.startError) throw cfg.startError;
+      if (state.running.has(threadId)) throw "A run is already going in this thread.";
+      const runId = newId("r");
+      state.running.set(threadId, { cancelled: false });
+      // The real backend answers the command first and streams afterwards.
+      setTimeout(() => void stream(threadId, content, onEvent.id, runId), 0);
+      return runId;
+    },
+    cancel_run: ({ threadId }) => {
+      const ctl = state.running.get(threadId);
+      if (ctl) ctl.cancelled = true;
+      const t = state.threads.get(threadId);
+      if (t && t.externalRunning) {
+        t.externalRunning = false;
+        const last = state.messages.get(threadId).at(-1);
+        if (last && last.status === "streaming") last.status = "cancelled";
+        return true;
+      }
+      return !!ctl;
+    },
+  };
+
+  window.__TAURI_INTERNALS__ = {
+    metadata: { currentWindow: { label: "main" }, currentWebview: { windowLabel: "main", label: "main" } },
+    transformCallback(cb, once) {
+      const id = nextCallbackId++;
+      callbacks.set(id, (data) => {
+        if (once) callbacks.delete(id);
+        return cb && cb(data);
+      });
+      return id;
+    },
+    unregisterCallback(id) {
+      callbacks.delete(id);
+    },
+    async invoke(cmd, args = {}) {
+      const shown = {};
+      for (const [k, v] of Object.entries(args || {})) shown[k] = v && typeof v === "object" && "id" in v && typeof v.toJSON === "function" ? "<channel>" : clone(v);
+      state.calls.push({ cmd, args: shown });
+      const handler = commands[cmd];
+      if (!handler) throw `Unknown command ${cmd}`;
+      await sleep(5);
+      return clone(await handler(args || {}));
+    },
+    convertFileSrc: (p) => p,
+  };
+})();

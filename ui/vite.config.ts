@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import react from "@vitejs/plugin-react";
+
+// Tauri loads the dev server from a fixed URL (devUrl) and the built files from disk,
+// hence the fixed port and the relative base.
+export default defineConfig({
+  plugins: [react()],
+  base: "./",
+  clearScreen: false,
+  server: { port: 1420, strictPort: true },
+  preview: { port: 1421, strictPort: false },
+  build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
+  test: {
+    include: ["src/**/*.test.ts"],
+    environment: "node",
+  },
+});
