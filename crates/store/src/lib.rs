@@ -1,1 +1,14 @@
-//! placeholder
+//! SQLite persistence for Workbench: threads, their messages, the deltas a run streams into a
+//! message, the runs themselves (with crash recovery), and non-secret settings, in one database
+//! file that the desktop app and the CLI may open at the same time.
+//!
+//! Not here: secrets (API keys live in the OS keyring, never in this file), the run loop and
+//! the domain types (`workbench-core`), or knowing which runs are streaming for the UI (the app
+//! tracks that; this crate only tells dead runs from live ones to recover them).
+
+mod liveness;
+mod schema;
+mod store;
+
+pub use store::{SqliteStore, BUSY_TIMEOUT, MAX_TITLE_CHARS};
+pub use workbench_core::thread::StoreError;
