@@ -1,1 +1,143 @@
-//! placeholder
+//! The composition root that both front-ends (the Tauri shell and the `workbench` CLI) call:
+//! it opens the data folder, owns the live runs, builds model clients from the configured
+//! provider and the keychain, and turns every failure into a sentence a user can act on.
+//!
+//! Not here: how things are drawn or printed (front-ends), wire formats (providers), SQL (store).
+
+mod error;
+mod paths;
+mod provider;
+mod runs;
+mod title;
+
+pub use error::AppError;
+pub use paths::{default_data_dir, DataDir};
+pub use provider::ModelChoice;
+pub use runs::RunHandle;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
+use workbench_core::thread::{Thread, ThreadStore, ThreadSummary, ThreadView};
+use workbench_providers::keychain::{OsKeychain, SecretStore};
+use workbench_store::SqliteStore;
+
+/// Title a thread has until its first message names it.
+pub const DEFAULT_THREAD_TITLE: &str = "New thread";
+
+/// The application: one per process, shared by every window or command.
+pub struct App {
+    data: DataDir,
+    store: Arc<SqliteStore>,
+    secrets: Arc<dyn SecretStore>,
+    /// Live runs by thread id; at most one per thread.
+    runs: Mutex<HashMap<String, runs::LiveRun>>,
+}
+
+impl App {
+    /// Opens the app on a data folder with the OS keychain.
+    pub fn open(data: DataDir) -> Result<Arc<Self>, AppError> {
+        Self::open_with_secrets(data, Arc::new(OsKeychain::new()))
+    }
+
+    /// Opens the app with a given secret store (the OS keychain in production).
+    pub fn open_with_secrets(
+        data: DataDir,
+        secrets: Arc<dyn SecretStore>,
+    ) -> Result<Arc<Self>, AppError> {
+        data.create()?;
+        let store = SqliteStore::open(&data.database())?;
+        Ok(Arc::new(Self {
+            data,
+            store: Arc::new(store),
+            secrets,
+            runs: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// The data folder this app uses.
+    pub fn data_dir(&self) -> &DataDir {
+        &self.data
+    }
+
+    /// The configured provider and whether its key is in the keychain.
+    pub async fn provider_status(&self) -> Result<ProviderStatus, AppError> {
+        provider::status(self).await
+    }
+
+    /// Local OpenAI-compatible servers answering on their usual ports.
+    pub async fn detect_local_servers(&self) -> Vec<DetectedServer> {
+        workbench_providers::detect::detect_local_servers().await
+    }
+
+    /// Saves the provider settings; `api_key` `None` keeps the stored key, `Some("")`
+    /// removes it, anything else replaces it in the keychain.
+    pub async fn save_provider(
+        &self,
+        settings: ProviderSettings,
+        api_key: Option<String>,
+    ) -> Result<ProviderStatus, AppError> {
+        provider::save(self, settings, api_key).await
+    }
+
+    /// All threads, most recent first, with `running` set for live ones.
+    pub fn list_threads(&self) -> Result<Vec<ThreadSummary>, AppError> {
+        let mut threads = self.store.list_threads()?;
+        let live = self.live_threads();
+        for t in &mut threads {
+            t.running = live.contains(&t.id);
+        }
+        Ok(threads)
+    }
+
+    /// Creates a thread; an empty or missing title gets the default.
+    pub fn create_thread(&self, title: Option<&str>) -> Result<Thread, AppError> {
+        let title = title
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .unwrap_or(DEFAULT_THREAD_TITLE);
+        Ok(self.store.create_thread(title)?)
+    }
+
+    /// Renames a thread.
+    pub fn rename_thread(&self, thread_id: &str, title: &str) -> Result<(), AppError> {
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(AppError::Invalid("a thread title cannot be empty".into()));
+        }
+        Ok(self.store.rename_thread(thread_id, title)?)
+    }
+
+    /// Deletes a thread, stopping its run first.
+    pub async fn delete_thread(&self, thread_id: &str) -> Result<(), AppError> {
+        if let Some(done) = self.cancel_and_take(thread_id) {
+            let _ = done.await;
+        }
+        Ok(self.store.delete_thread(thread_id)?)
+    }
+
+    /// A thread with its messages.
+    pub fn get_thread(&self, thread_id: &str) -> Result<ThreadView, AppError> {
+        let thread = self.store.get_thread(thread_id)?;
+        let messages = self.store.load_messages(thread_id)?;
+        let running = self.live_threads().contains(&thread.id);
+        Ok(ThreadView {
+            thread,
+            messages,
+            running,
+        })
+    }
+
+    /// The non-secret settings table, for front-ends' own preferences.
+    pub fn store(&self) -> &SqliteStore {
+        &self.store
+    }
+
+    fn live_threads(&self) -> Vec<String> {
+        self.runs
+            .lock()
+            .map(|r| r.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+}

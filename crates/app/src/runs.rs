@@ -1,0 +1,136 @@
+use std::sync::Arc;
+
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use workbench_core::agent::{run_turn, EventSink, RunOutcome, RunSpec};
+use workbench_core::thread::ThreadStore;
+
+use crate::provider::{self, ModelChoice};
+use crate::{title, App, AppError, DEFAULT_THREAD_TITLE};
+
+/// Longest message a user may send, in bytes; far above any prompt a person types, it only
+/// stops accidental pastes of whole files from reaching the model unannounced.
+const MAX_USER_MESSAGE_BYTES: usize = 1 << 20;
+
+/// A run this process owns.
+pub(crate) struct LiveRun {
+    run_id: String,
+    cancel: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+/// A started run: its id and a way to wait for its end.
+pub struct RunHandle {
+    /// The run's id.
+    pub run_id: String,
+    done: oneshot::Receiver<RunOutcome>,
+}
+
+impl RunHandle {
+    /// Waits until the run ends.
+    pub async fn finished(self) -> RunOutcome {
+        self.done.await.unwrap_or(RunOutcome::Failed)
+    }
+}
+
+impl App {
+    /// Starts answering `content` in a thread; events go to `sink` as they are committed.
+    pub async fn start_run(
+        self: &Arc<Self>,
+        thread_id: &str,
+        content: &str,
+        choice: ModelChoice,
+        sink: EventSink,
+    ) -> Result<RunHandle, AppError> {
+        if content.trim().is_empty() {
+            return Err(AppError::Invalid("the message is empty".into()));
+        }
+        if content.len() > MAX_USER_MESSAGE_BYTES {
+            return Err(AppError::Invalid(format!(
+                "the message is {} KiB; the limit is {} KiB",
+                content.len() / 1024,
+                MAX_USER_MESSAGE_BYTES / 1024
+            )));
+        }
+        let thread = self.store.get_thread(thread_id)?;
+        let (model, model_name) = provider::client(self, &choice).await?;
+
+        let run_id = workbench_core::new_id();
+        let cancel = CancellationToken::new();
+        let (done_tx, done_rx) = oneshot::channel();
+        {
+            let mut runs = self.runs.lock().map_err(|_| AppError::RunInProgress)?;
+            if runs.contains_key(thread_id) {
+                return Err(AppError::RunInProgress);
+            }
+            if thread.title == DEFAULT_THREAD_TITLE {
+                if let Some(t) = title::from_first_message(content) {
+                    self.store.rename_thread(thread_id, &t)?;
+                }
+            }
+            let spec = RunSpec {
+                thread_id: thread_id.to_string(),
+                run_id: run_id.clone(),
+                user_message: content.to_string(),
+                model: model_name,
+                system: Some(include_str!("../../../assets/system-prompt.md").to_string()),
+            };
+            let store: Arc<dyn ThreadStore> = self.store.clone();
+            let app = Arc::downgrade(self);
+            let (tid, token) = (thread_id.to_string(), cancel.clone());
+            let task = tokio::spawn(async move {
+                let outcome = run_turn(store, model, spec, sink, token).await;
+                if let Some(app) = app.upgrade() {
+                    if let Ok(mut runs) = app.runs.lock() {
+                        runs.remove(&tid);
+                    }
+                }
+                let _ = done_tx.send(outcome);
+            });
+            runs.insert(
+                thread_id.to_string(),
+                LiveRun {
+                    run_id: run_id.clone(),
+                    cancel,
+                    task,
+                },
+            );
+        }
+        tracing::info!(%run_id, %thread_id, "run started");
+        Ok(RunHandle {
+            run_id,
+            done: done_rx,
+        })
+    }
+
+    /// Asks the thread's live run to stop; false when nothing was running.
+    pub fn cancel_run(&self, thread_id: &str) -> bool {
+        let Ok(runs) = self.runs.lock() else {
+            return false;
+        };
+        match runs.get(thread_id) {
+            Some(run) => {
+                tracing::info!(run_id = %run.run_id, "run cancelled by the user");
+                run.cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Cancels every live run, for shutdown.
+    pub fn cancel_all(&self) {
+        if let Ok(runs) = self.runs.lock() {
+            for run in runs.values() {
+                run.cancel.cancel();
+            }
+        }
+    }
+
+    pub(crate) fn cancel_and_take(&self, thread_id: &str) -> Option<JoinHandle<()>> {
+        let run = self.runs.lock().ok()?.remove(thread_id)?;
+        run.cancel.cancel();
+        Some(run.task)
+    }
+}
