@@ -66,6 +66,34 @@ test('configure, chat with a streamed reply, stop a reply, and find it all after
     }, { timeout: 10000, timeoutMsg: 'the thread was not named after the first message' }).catch(() => {});
     assert.match(title, /Hi there, who are you\?/);
 
+    // Switch to the slow model in Settings (the key stays in the keychain), then stop a reply
+    // mid-stream: the text that arrived stays, marked stopped.
+    await (await browser.$(tid('open-settings'))).click();
+    const modelInput = await browser.$(tid('provider-model'));
+    await modelInput.waitForDisplayed({ timeout: 10000 });
+    await modelInput.clearValue();
+    await modelInput.setValue('slow');
+    await (await browser.$(tid('provider-save'))).click();
+    await (await browser.$(tid('composer-input'))).waitForDisplayed({ timeout: 10000 });
+    await (await browser.$(tid('composer-input'))).setValue('Tell me a long story');
+    await (await browser.$(tid('send-button'))).click();
+    let partial = '';
+    await browser.waitUntil(async () => {
+      const msgs = await assistantMessages(browser);
+      if (msgs.length !== 2) return false;
+      partial = await (await msgs[1].$(tid('message-content'))).getProperty('textContent');
+      return partial.length > 10;
+    }, { timeout: 20000, timeoutMsg: 'the slow reply never started streaming' });
+    await (await browser.$(tid('stop-button'))).click();
+    await browser.waitUntil(async () => {
+      const msgs = await assistantMessages(browser);
+      return (await msgs[1].getAttribute('data-status')) === 'cancelled';
+    }, { timeout: 10000, timeoutMsg: 'stopping did not mark the reply cancelled' });
+    const stopped = await (await (await assistantMessages(browser))[1].$(tid('message-content'))).getProperty('textContent');
+    assert.ok(stopped.startsWith(partial.trim().slice(0, 10)), `kept text: ${stopped}`);
+    assert.ok(stopped.length < 400, 'the slow reply was stopped before its end');
+    await (await browser.$(tid('send-button'))).waitForDisplayed({ timeout: 5000 });
+
     await browser.saveScreenshot(artifactPath('e2e-streamed-reply.png'));
     try {
       execFileSync('import', ['-display', process.env.DISPLAY, '-window', 'root', artifactPath('e2e-window.png')]);
@@ -80,13 +108,14 @@ test('configure, chat with a streamed reply, stop a reply, and find it all after
     const item = await browser.$(tid('thread-item'));
     await item.waitForDisplayed({ timeout: 30000 });
     await item.click();
-    await browser.waitUntil(async () => (await assistantMessages(browser)).length === 1,
-      { timeout: 10000, timeoutMsg: 'the stored reply did not show after restart' });
+    await browser.waitUntil(async () => (await assistantMessages(browser)).length === 2,
+      { timeout: 10000, timeoutMsg: 'the stopped reply did not show after restart' });
     const msgs = await assistantMessages(browser);
     assert.equal((await (await msgs[0].$(tid('message-content'))).getText()).trim(), HELLO_REPLY);
     assert.equal(await msgs[0].getAttribute('data-status'), 'complete');
+    assert.equal(await msgs[1].getAttribute('data-status'), 'cancelled');
     const users = await browser.$$(`${tid('message')}[data-role="user"]`);
-    assert.equal(users.length, 1);
+    assert.equal(users.length, 2);
   } finally {
     await browser.deleteSession();
   }

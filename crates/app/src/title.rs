@@ -23,7 +23,8 @@ mod tests {
     #[test]
     fn takes_the_first_words_of_the_first_non_empty_line() {
         assert_eq!(
-            from_first_message("\n  Summarise the quarterly report for me please now\nmore").as_deref(),
+            from_first_message("\n  Summarise the quarterly report for me please now\nmore")
+                .as_deref(),
             Some("Summarise the quarterly report for me…")
         );
         assert_eq!(from_first_message("hi there").as_deref(), Some("hi there"));

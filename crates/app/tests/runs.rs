@@ -1,6 +1,8 @@
 //! Runs end to end through the app: the production provider clients against the scripted
 //! model server, the real SQLite store on disk.
 
+#![allow(clippy::unwrap_used)] // test helpers panic to report failures
+
 mod common;
 
 use std::time::Duration;
@@ -34,14 +36,18 @@ async fn a_reply_streams_in_order_and_is_stored_as_streamed() {
     assert_eq!(handle.finished().await, RunOutcome::Completed);
 
     let events = rec.events();
-    assert!(matches!(events[0], RunEvent::RunStarted { .. }), "{events:?}");
     assert!(
-        matches!(&events[1], RunEvent::MessageAdded { message } if message.role == Role::User)
+        matches!(events[0], RunEvent::RunStarted { .. }),
+        "{events:?}"
     );
+    assert!(matches!(&events[1], RunEvent::MessageAdded { message } if message.role == Role::User));
     assert!(
         matches!(&events[2], RunEvent::MessageAdded { message } if message.role == Role::Assistant && message.status == MessageStatus::Streaming)
     );
-    assert!(rec.delta_count() > 3, "the reply should arrive in several deltas");
+    assert!(
+        rec.delta_count() > 3,
+        "the reply should arrive in several deltas"
+    );
     assert!(matches!(
         events.last(),
         Some(RunEvent::RunFinished {
@@ -77,7 +83,10 @@ async fn every_announced_delta_is_already_on_disk() {
             s.0.push_str(&text);
             let stored = checker.get_thread(&tid).unwrap();
             let streaming = stored.messages.last().unwrap();
-            assert_eq!(streaming.content, s.0, "a delta was announced before it was stored");
+            assert_eq!(
+                streaming.content, s.0,
+                "a delta was announced before it was stored"
+            );
             s.1 += 1;
         }
     });
@@ -95,7 +104,10 @@ async fn anthropic_replies_stream_too() {
     let thread = app.create_thread(None).unwrap();
     let rec = Recorder::default();
     let choice = explicit(ProviderKind::Anthropic, &srv.base_url(), "hello", Some("k"));
-    let h = app.start_run(&thread.id, "hi", choice, rec.sink()).await.unwrap();
+    let h = app
+        .start_run(&thread.id, "hi", choice, rec.sink())
+        .await
+        .unwrap();
     assert_eq!(h.finished().await, RunOutcome::Completed);
     assert_eq!(rec.streamed_text(), HELLO);
 }
@@ -108,7 +120,10 @@ async fn stopping_mid_stream_keeps_the_text_so_far() {
     let thread = app.create_thread(None).unwrap();
     let rec = Recorder::default();
     let choice = explicit(ProviderKind::Openai, &srv.base_url(), "slow", None);
-    let h = app.start_run(&thread.id, "tell me a long story", choice, rec.sink()).await.unwrap();
+    let h = app
+        .start_run(&thread.id, "tell me a long story", choice, rec.sink())
+        .await
+        .unwrap();
 
     for _ in 0..200 {
         if rec.delta_count() >= 3 {
@@ -124,7 +139,11 @@ async fn stopping_mid_stream_keeps_the_text_so_far() {
     let reply = &view.messages[1];
     assert_eq!(reply.status, MessageStatus::Cancelled);
     assert!(!reply.content.is_empty());
-    assert_eq!(reply.content, rec.streamed_text(), "stored text = shown text");
+    assert_eq!(
+        reply.content,
+        rec.streamed_text(),
+        "stored text = shown text"
+    );
     assert!(!view.running);
     assert!(!app.cancel_run(&thread.id), "nothing left to cancel");
 }
@@ -137,7 +156,12 @@ async fn a_second_run_on_a_busy_thread_is_refused() {
     let thread = app.create_thread(None).unwrap();
     let choice = explicit(ProviderKind::Openai, &srv.base_url(), "slow", None);
     let first = app
-        .start_run(&thread.id, "one", choice.clone(), Recorder::default().sink())
+        .start_run(
+            &thread.id,
+            "one",
+            choice.clone(),
+            Recorder::default().sink(),
+        )
         .await
         .unwrap();
     let second = app
@@ -154,7 +178,10 @@ async fn failed_run(model: &str, base_url: &str, key: Option<&str>) -> (String, 
     let thread = app.create_thread(None).unwrap();
     let rec = Recorder::default();
     let choice = explicit(ProviderKind::Openai, base_url, model, key);
-    let h = app.start_run(&thread.id, "hi", choice, rec.sink()).await.unwrap();
+    let h = app
+        .start_run(&thread.id, "hi", choice, rec.sink())
+        .await
+        .unwrap();
     assert_eq!(h.finished().await, RunOutcome::Failed);
     let view = app.get_thread(&thread.id).unwrap();
     let reply = view.messages.last().unwrap().clone();
@@ -221,7 +248,10 @@ async fn rate_limits_and_server_errors_are_retried() {
     let thread = app.create_thread(None).unwrap();
     let rec = Recorder::default();
     let choice = explicit(ProviderKind::Openai, &srv.base_url(), "flaky", None);
-    let h = app.start_run(&thread.id, "hi", choice, rec.sink()).await.unwrap();
+    let h = app
+        .start_run(&thread.id, "hi", choice, rec.sink())
+        .await
+        .unwrap();
     assert_eq!(h.finished().await, RunOutcome::Completed);
     assert_eq!(rec.streamed_text(), HELLO);
     assert_eq!(srv.requests().len(), 3, "429, 500, then success");
@@ -241,7 +271,12 @@ async fn the_configured_provider_and_its_key_are_used() {
     let app = open_app(&dir);
     let thread = app.create_thread(None).unwrap();
     let err = app
-        .start_run(&thread.id, "hi", ModelChoice::Configured, Recorder::default().sink())
+        .start_run(
+            &thread.id,
+            "hi",
+            ModelChoice::Configured,
+            Recorder::default().sink(),
+        )
         .await
         .err()
         .unwrap();
@@ -252,7 +287,10 @@ async fn the_configured_provider_and_its_key_are_used() {
         base_url: format!("{}/", srv.base_url()),
         model: " hello ".into(),
     };
-    let status = app.save_provider(settings, Some("sk-test".into())).await.unwrap();
+    let status = app
+        .save_provider(settings, Some("sk-test".into()))
+        .await
+        .unwrap();
     assert!(status.has_key);
     let saved = status.settings.unwrap();
     assert_eq!(saved.model, "hello", "settings are trimmed");
@@ -278,7 +316,12 @@ async fn bad_input_is_refused_with_a_sentence_and_nothing_is_stored() {
     let thread = app.create_thread(None).unwrap();
     let choice = explicit(ProviderKind::Openai, "http://127.0.0.1:9/v1", "m", None);
     let err = app
-        .start_run(&thread.id, "   ", choice.clone(), Recorder::default().sink())
+        .start_run(
+            &thread.id,
+            "   ",
+            choice.clone(),
+            Recorder::default().sink(),
+        )
         .await
         .err()
         .unwrap();

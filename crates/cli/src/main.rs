@@ -46,7 +46,10 @@ const EXIT_CANCELLED: u8 = 130;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let data = cli.data_dir.map(DataDir::new).unwrap_or_else(default_data_dir);
+    let data = cli
+        .data_dir
+        .map(DataDir::new)
+        .unwrap_or_else(default_data_dir);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("WORKBENCH_LOG")

@@ -1,5 +1,7 @@
 //! The `workbench` binary as a user runs it, against the scripted model server.
 
+#![allow(clippy::unwrap_used)] // test helpers panic to report failures
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -15,13 +17,22 @@ fn fixtures() -> PathBuf {
 
 fn workbench(data: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_workbench"));
-    cmd.env("WORKBENCH_DATA_DIR", data).env_remove("WORKBENCH_API_KEY");
+    cmd.env("WORKBENCH_DATA_DIR", data)
+        .env_remove("WORKBENCH_API_KEY");
     cmd
 }
 
 fn run_with(data: &Path, base_url: &str, model: &str, extra: &[&str], prompt: &str) -> Output {
     workbench(data)
-        .args(["run", "--provider", "openai", "--base-url", base_url, "--model", model])
+        .args([
+            "run",
+            "--provider",
+            "openai",
+            "--base-url",
+            base_url,
+            "--model",
+            model,
+        ])
         .args(extra)
         .arg(prompt)
         .output()
@@ -40,24 +51,43 @@ async fn run_prints_the_reply_and_stores_the_thread() {
     let srv = ScriptedServer::start(fixtures(), ServerOptions::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = run_with(dir.path(), &srv.base_url(), "hello", &[], "Who are you?");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), HELLO);
 
-    let list = workbench(dir.path()).args(["threads", "--json"]).output().unwrap();
+    let list = workbench(dir.path())
+        .args(["threads", "--json"])
+        .output()
+        .unwrap();
     let threads = events(&list.stdout);
     assert_eq!(threads.len(), 1);
     assert_eq!(threads[0]["title"], "Who are you?");
 
     // Continue the same thread: the model receives the earlier turn.
     let id = threads[0]["id"].as_str().unwrap();
-    let out = run_with(dir.path(), &srv.base_url(), "hello", &["--thread", id], "And now?");
+    let out = run_with(
+        dir.path(),
+        &srv.base_url(),
+        "hello",
+        &["--thread", id],
+        "And now?",
+    );
     assert!(out.status.success());
-    let show = workbench(dir.path()).args(["show", id, "--json"]).output().unwrap();
+    let show = workbench(dir.path())
+        .args(["show", id, "--json"])
+        .output()
+        .unwrap();
     let view: Value = serde_json::from_slice(&show.stdout).unwrap();
     assert_eq!(view["messages"].as_array().unwrap().len(), 4);
     let last = srv.requests().last().cloned().unwrap();
     let sent = serde_json::to_string(&last).unwrap();
-    assert!(sent.contains("Who are you?") && sent.contains("And now?"), "{sent}");
+    assert!(
+        sent.contains("Who are you?") && sent.contains("And now?"),
+        "{sent}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -83,7 +113,14 @@ async fn a_killed_run_shows_its_text_marked_interrupted() {
     let srv = ScriptedServer::start(fixtures(), ServerOptions::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut child = workbench(dir.path())
-        .args(["run", "--json", "--provider", "openai", "--base-url", &srv.base_url()])
+        .args([
+            "run",
+            "--json",
+            "--provider",
+            "openai",
+            "--base-url",
+            &srv.base_url(),
+        ])
         .args(["--model", "slow", "tell me a long story"])
         .stdout(Stdio::piped())
         .spawn()
@@ -105,20 +142,39 @@ async fn a_killed_run_shows_its_text_marked_interrupted() {
     child.kill().unwrap(); // SIGKILL: no chance to clean up, like a crash.
     child.wait().unwrap();
 
-    let show = workbench(dir.path()).args(["show", &thread_id, "--json"]).output().unwrap();
-    assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
+    let show = workbench(dir.path())
+        .args(["show", &thread_id, "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        show.status.success(),
+        "{}",
+        String::from_utf8_lossy(&show.stderr)
+    );
     let view: Value = serde_json::from_slice(&show.stdout).unwrap();
     let reply = view["messages"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(reply["status"], "interrupted");
     let stored = reply["content"].as_str().unwrap();
-    assert!(stored.starts_with(&shown), "everything shown was stored: {stored:?} vs {shown:?}");
+    assert!(
+        stored.starts_with(&shown),
+        "everything shown was stored: {stored:?} vs {shown:?}"
+    );
 }
 
 #[test]
 fn bad_flags_and_missing_setup_give_a_clear_error_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let out = workbench(dir.path())
-        .args(["run", "--provider", "gemini", "--base-url", "http://x", "--model", "m", "hi"])
+        .args([
+            "run",
+            "--provider",
+            "gemini",
+            "--base-url",
+            "http://x",
+            "--model",
+            "m",
+            "hi",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -128,7 +184,10 @@ fn bad_flags_and_missing_setup_give_a_clear_error_and_status_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no model provider is configured"));
 
-    let out = workbench(dir.path()).args(["show", "nope"]).output().unwrap();
+    let out = workbench(dir.path())
+        .args(["show", "nope"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
 }
@@ -140,5 +199,8 @@ async fn a_failed_run_exits_1_with_the_reason() {
     let out = run_with(dir.path(), &srv.base_url(), "no-such-model", &[], "hi");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no-such-model") && err.contains("not found"), "{err}");
+    assert!(
+        err.contains("no-such-model") && err.contains("not found"),
+        "{err}"
+    );
 }

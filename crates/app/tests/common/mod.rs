@@ -1,6 +1,6 @@
 //! Shared set-up for the app's integration tests: a fresh data folder, an in-memory secret
 //! store (the keychain has its own tests), the scripted model server, and an event recorder.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use std::collections::HashMap;
 use std::path::PathBuf;
