@@ -18,6 +18,19 @@ fn user_facing(e: AppError) -> String {
     e.to_string()
 }
 
+/// Runs a quick store-backed app call on the blocking pool, off the async threads.
+async fn off_thread<T, F>(app: &AppState<'_>, f: F) -> CmdResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&App) -> Result<T, AppError> + Send + 'static,
+{
+    let app: Arc<App> = Arc::clone(app);
+    tauri::async_runtime::spawn_blocking(move || f(&app))
+        .await
+        .map_err(|e| format!("internal error: {e}"))?
+        .map_err(user_facing)
+}
+
 #[tauri::command]
 pub async fn provider_status(app: AppState<'_>) -> CmdResult<ProviderStatus> {
     app.provider_status().await.map_err(user_facing)
@@ -41,17 +54,17 @@ pub async fn save_provider(
 
 #[tauri::command]
 pub async fn list_threads(app: AppState<'_>) -> CmdResult<Vec<ThreadSummary>> {
-    app.list_threads().map_err(user_facing)
+    off_thread(&app, |a| a.list_threads()).await
 }
 
 #[tauri::command]
 pub async fn create_thread(app: AppState<'_>, title: Option<String>) -> CmdResult<Thread> {
-    app.create_thread(title.as_deref()).map_err(user_facing)
+    off_thread(&app, move |a| a.create_thread(title.as_deref())).await
 }
 
 #[tauri::command]
 pub async fn rename_thread(app: AppState<'_>, thread_id: String, title: String) -> CmdResult<()> {
-    app.rename_thread(&thread_id, &title).map_err(user_facing)
+    off_thread(&app, move |a| a.rename_thread(&thread_id, &title)).await
 }
 
 #[tauri::command]
@@ -61,7 +74,7 @@ pub async fn delete_thread(app: AppState<'_>, thread_id: String) -> CmdResult<()
 
 #[tauri::command]
 pub async fn get_thread(app: AppState<'_>, thread_id: String) -> CmdResult<ThreadView> {
-    app.get_thread(&thread_id).map_err(user_facing)
+    off_thread(&app, move |a| a.get_thread(&thread_id)).await
 }
 
 /// Starts a run and streams its events on `on_event`; returns the run id at once.

@@ -114,7 +114,8 @@ impl App {
         if let Some(done) = self.cancel_and_take(thread_id) {
             let _ = done.await;
         }
-        Ok(self.store.delete_thread(thread_id)?)
+        let id = thread_id.to_string();
+        self.on_store(move |s| s.delete_thread(&id)).await
     }
 
     /// A thread with its messages.
@@ -132,6 +133,19 @@ impl App {
     /// The non-secret settings table, for front-ends' own preferences.
     pub fn store(&self) -> &SqliteStore {
         &self.store
+    }
+
+    /// Runs a quick store call on the blocking pool, off the async threads.
+    pub(crate) async fn on_store<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&SqliteStore) -> Result<T, workbench_core::thread::StoreError> + Send + 'static,
+    {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| AppError::Invalid(format!("internal error: {e}")))?
+            .map_err(AppError::from)
     }
 
     fn live_threads(&self) -> Vec<String> {

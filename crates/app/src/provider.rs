@@ -21,12 +21,12 @@ pub enum ModelChoice {
     },
 }
 
-pub(crate) fn configured(app: &App) -> Result<Option<ProviderSettings>, AppError> {
-    Ok(app.store.get_setting(PROVIDER_SETTING)?)
+pub(crate) async fn configured(app: &App) -> Result<Option<ProviderSettings>, AppError> {
+    app.on_store(|s| s.get_setting(PROVIDER_SETTING)).await
 }
 
 pub(crate) async fn status(app: &App) -> Result<ProviderStatus, AppError> {
-    let settings = configured(app)?;
+    let settings = configured(app).await?;
     let (has_key, keychain_error) = match &settings {
         None => (false, None),
         Some(s) => match read_key(app.secrets.clone(), s.key_account()).await {
@@ -64,7 +64,9 @@ pub(crate) async fn save(
         .await
         .map_err(|e| AppError::Invalid(format!("the keychain call failed: {e}")))??;
     }
-    app.store.set_setting(PROVIDER_SETTING, &settings)?;
+    let saved = settings.clone();
+    app.on_store(move |s| s.set_setting(PROVIDER_SETTING, &saved))
+        .await?;
     tracing::info!(kind = ?settings.kind, base_url = %settings.base_url, model = %settings.model, "provider saved");
     status(app).await
 }
@@ -80,7 +82,7 @@ pub(crate) async fn client(
             (settings.clone(), api_key.clone())
         }
         ModelChoice::Configured => {
-            let settings = configured(app)?.ok_or(AppError::NotConfigured)?;
+            let settings = configured(app).await?.ok_or(AppError::NotConfigured)?;
             let key = read_key(app.secrets.clone(), settings.key_account()).await?;
             (settings, key)
         }

@@ -53,7 +53,8 @@ impl App {
                 MAX_USER_MESSAGE_BYTES / 1024
             )));
         }
-        let thread = self.store.get_thread(thread_id)?;
+        let id = thread_id.to_string();
+        let thread = self.on_store(move |s| s.get_thread(&id)).await?;
         let (model, model_name) = provider::client(self, &choice).await?;
 
         let run_id = workbench_core::new_id();
@@ -63,11 +64,6 @@ impl App {
             let mut runs = self.runs.lock().map_err(|_| AppError::RunInProgress)?;
             if runs.contains_key(thread_id) {
                 return Err(AppError::RunInProgress);
-            }
-            if thread.title == DEFAULT_THREAD_TITLE {
-                if let Some(t) = title::from_first_message(content) {
-                    self.store.rename_thread(thread_id, &t)?;
-                }
             }
             let spec = RunSpec {
                 thread_id: thread_id.to_string(),
@@ -98,6 +94,14 @@ impl App {
             );
         }
         tracing::info!(%run_id, %thread_id, "run started");
+        if thread.title == DEFAULT_THREAD_TITLE {
+            if let Some(title) = title::from_first_message(content) {
+                let id = thread_id.to_string();
+                if let Err(e) = self.on_store(move |s| s.rename_thread(&id, &title)).await {
+                    tracing::warn!(error = %e, "could not name the thread");
+                }
+            }
+        }
         Ok(RunHandle {
             run_id,
             done: done_rx,
