@@ -11,7 +11,7 @@ use workbench_core::thread::{Role, ToolCall};
 
 use crate::http_errors::{self, CallSite};
 use crate::sse::{self, StreamCall, WireParser};
-use crate::{endpoint, ApiKey, ClientOptions};
+use crate::{endpoint, ClientOptions, Endpoint};
 
 /// The API version this parser understands; Anthropic requires the header.
 const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -22,11 +22,7 @@ pub(crate) const DEFAULT_MAX_TOKENS: u32 = 4096;
 /// A client for the Anthropic Messages API.
 #[derive(Debug, Clone)]
 pub struct AnthropicClient {
-    http: reqwest::Client,
-    base_url: String,
-    default_model: String,
-    key: Option<ApiKey>,
-    options: ClientOptions,
+    ep: Endpoint,
 }
 
 impl AnthropicClient {
@@ -39,11 +35,7 @@ impl AnthropicClient {
         options: ClientOptions,
     ) -> Result<Self, String> {
         Ok(Self {
-            http: options.http_client()?,
-            base_url: base_url.trim().trim_end_matches('/').to_string(),
-            default_model: default_model.to_string(),
-            key: ApiKey::from_option(api_key),
-            options,
+            ep: Endpoint::new(base_url, default_model, api_key, options)?,
         })
     }
 }
@@ -51,37 +43,38 @@ impl AnthropicClient {
 #[async_trait::async_trait]
 impl ModelClient for AnthropicClient {
     async fn stream(&self, request: ModelRequest) -> Result<ModelStream, ModelError> {
-        let model = if request.model.trim().is_empty() {
-            self.default_model.clone()
-        } else {
-            request.model.clone()
-        };
-        let body = request_body(&request, &model, self.options.anthropic_default_max_tokens);
-        let url = endpoint(&self.base_url, "messages");
+        let model = self.ep.model_for(&request);
+        let body = request_body(
+            &request,
+            &model,
+            self.ep.options.anthropic_default_max_tokens,
+        );
+        let url = endpoint(&self.ep.base_url, "messages");
         sse::open(StreamCall {
             site: CallSite {
-                base_url: &self.base_url,
+                base_url: &self.ep.base_url,
                 model: &model,
             },
-            policy: &self.options.retry,
+            policy: &self.ep.options.retry,
             build: || {
                 let mut rb = self
+                    .ep
                     .http
                     .post(&url)
                     .header("anthropic-version", ANTHROPIC_VERSION)
                     .json(&body);
-                if let Some(key) = &self.key {
+                if let Some(key) = &self.ep.key {
                     rb = rb.header("x-api-key", key.expose());
                 }
                 rb
             },
-            make_parser: || AnthropicParser::new(&self.base_url),
+            make_parser: || AnthropicParser::new(&self.ep.base_url),
         })
         .await
     }
 
     fn describe(&self) -> String {
-        format!("Anthropic at {}", self.base_url)
+        format!("Anthropic at {}", self.ep.base_url)
     }
 }
 

@@ -131,6 +131,43 @@ impl ModelClient for BrokenClient {
 #[derive(Clone)]
 pub(crate) struct ApiKey(String);
 
+/// What both clients hold: where to send, with which key, model and options.
+#[derive(Debug, Clone)]
+pub(crate) struct Endpoint {
+    pub(crate) http: reqwest::Client,
+    pub(crate) base_url: String,
+    pub(crate) default_model: String,
+    pub(crate) key: Option<ApiKey>,
+    pub(crate) options: ClientOptions,
+}
+
+impl Endpoint {
+    /// Fails only if the HTTP client cannot be set up (TLS).
+    pub(crate) fn new(
+        base_url: &str,
+        default_model: &str,
+        api_key: Option<String>,
+        options: ClientOptions,
+    ) -> Result<Self, String> {
+        Ok(Self {
+            http: options.http_client()?,
+            base_url: base_url.trim().trim_end_matches('/').to_string(),
+            default_model: default_model.to_string(),
+            key: ApiKey::from_option(api_key),
+            options,
+        })
+    }
+
+    /// The request's model, or the default when it names none.
+    pub(crate) fn model_for(&self, request: &ModelRequest) -> String {
+        if request.model.trim().is_empty() {
+            self.default_model.clone()
+        } else {
+            request.model.clone()
+        }
+    }
+}
+
 impl ApiKey {
     /// `None` for a missing or blank key (local servers).
     pub(crate) fn from_option(key: Option<String>) -> Option<Self> {

@@ -12,16 +12,12 @@ use workbench_core::thread::{Role, ToolCall};
 
 use crate::http_errors::CallSite;
 use crate::sse::{self, StreamCall, WireParser};
-use crate::{endpoint, ApiKey, ClientOptions};
+use crate::{endpoint, ClientOptions, Endpoint};
 
 /// A client for an OpenAI-compatible Chat Completions endpoint.
 #[derive(Debug, Clone)]
 pub struct OpenAiClient {
-    http: reqwest::Client,
-    base_url: String,
-    default_model: String,
-    key: Option<ApiKey>,
-    options: ClientOptions,
+    ep: Endpoint,
 }
 
 impl OpenAiClient {
@@ -34,11 +30,7 @@ impl OpenAiClient {
         options: ClientOptions,
     ) -> Result<Self, String> {
         Ok(Self {
-            http: options.http_client()?,
-            base_url: base_url.trim().trim_end_matches('/').to_string(),
-            default_model: default_model.to_string(),
-            key: ApiKey::from_option(api_key),
-            options,
+            ep: Endpoint::new(base_url, default_model, api_key, options)?,
         })
     }
 }
@@ -46,33 +38,29 @@ impl OpenAiClient {
 #[async_trait::async_trait]
 impl ModelClient for OpenAiClient {
     async fn stream(&self, request: ModelRequest) -> Result<ModelStream, ModelError> {
-        let model = if request.model.trim().is_empty() {
-            self.default_model.clone()
-        } else {
-            request.model.clone()
-        };
+        let model = self.ep.model_for(&request);
         let body = request_body(&request, &model);
-        let url = endpoint(&self.base_url, "chat/completions");
+        let url = endpoint(&self.ep.base_url, "chat/completions");
         sse::open(StreamCall {
             site: CallSite {
-                base_url: &self.base_url,
+                base_url: &self.ep.base_url,
                 model: &model,
             },
-            policy: &self.options.retry,
+            policy: &self.ep.options.retry,
             build: || {
-                let mut rb = self.http.post(&url).json(&body);
-                if let Some(key) = &self.key {
+                let mut rb = self.ep.http.post(&url).json(&body);
+                if let Some(key) = &self.ep.key {
                     rb = rb.bearer_auth(key.expose());
                 }
                 rb
             },
-            make_parser: || OpenAiParser::new(&self.base_url),
+            make_parser: || OpenAiParser::new(&self.ep.base_url),
         })
         .await
     }
 
     fn describe(&self) -> String {
-        format!("OpenAI-compatible at {}", self.base_url)
+        format!("OpenAI-compatible at {}", self.ep.base_url)
     }
 }
 
