@@ -7,8 +7,10 @@
 
 pub mod agent;
 pub mod config;
+pub mod middleware;
 pub mod model;
 pub mod thread;
+pub mod tools;
 
 /// Milliseconds since the Unix epoch, the one clock every stored timestamp uses.
 pub fn now_ms() -> i64 {
