@@ -4,10 +4,13 @@
 //!
 //! Not here: how things are drawn or printed (front-ends), wire formats (providers), SQL (store).
 
+pub mod agents;
 mod error;
+mod frontmatter;
 mod paths;
 mod provider;
 mod runs;
+pub mod skills;
 mod title;
 
 pub use error::AppError;

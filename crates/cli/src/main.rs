@@ -1,6 +1,7 @@
 //! `workbench`: runs prompts in threads headlessly, with the same core and store as the app.
 
 mod run;
+mod tools;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +36,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
+    Tools(tools::ToolsArgs),
 }
 
 /// Exit status when the model or the network failed.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
             Command::Run(args) => run::run(app, args).await,
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
+            Command::Tools(args) => tools::run(args),
         }
     })
 }

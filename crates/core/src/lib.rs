@@ -6,6 +6,7 @@
 //! (`workbench-app`).
 
 pub mod agent;
+pub mod builtins;
 pub mod config;
 pub mod middleware;
 pub mod model;

@@ -366,6 +366,26 @@ impl ThreadStore for SqliteStore {
         Ok(())
     }
 
+    fn save_thread_state(&self, thread_id: &str, state: &ThreadState) -> Result<(), StoreError> {
+        const OP: &str = "save thread state";
+        let json = serde_json::to_string(state).map_err(|e| StoreError::Db {
+            op: OP,
+            detail: e.to_string(),
+        })?;
+        let inner = self.lock();
+        let n = inner
+            .conn
+            .execute(
+                "UPDATE threads SET state_json = ?2 WHERE id = ?1",
+                params![thread_id, json],
+            )
+            .map_err(self.db(OP))?;
+        if n == 0 {
+            return Err(StoreError::ThreadNotFound(thread_id.to_string()));
+        }
+        Ok(())
+    }
+
     fn delete_thread(&self, thread_id: &str) -> Result<(), StoreError> {
         let inner = self.lock();
         // Messages, their deltas and the thread's runs go with it (ON DELETE CASCADE).

@@ -272,3 +272,30 @@ fn the_file_uses_wal_and_records_its_schema_version() {
         .unwrap();
     assert!(version >= 1);
 }
+
+#[test]
+fn thread_state_is_saved_and_survives_a_reopen() {
+    use workbench_core::tools::StateUpdate;
+    let (_dir, path) = db_path();
+    let id = {
+        let store = SqliteStore::open(&path).unwrap();
+        let t = store.create_thread("t").unwrap();
+        let mut state = t.state.clone();
+        state.apply(&StateUpdate::Promoted {
+            catalog_hash: "h".into(),
+            names: vec!["github__create_issue".into()],
+        });
+        store.save_thread_state(&t.id, &state).unwrap();
+        t.id
+    };
+    let store = SqliteStore::open(&path).unwrap();
+    assert!(store
+        .get_thread(&id)
+        .unwrap()
+        .state
+        .is_promoted("h", "github__create_issue"));
+    assert!(matches!(
+        store.save_thread_state("nope", &Default::default()),
+        Err(StoreError::ThreadNotFound(_))
+    ));
+}

@@ -8,7 +8,7 @@ import { createStore, draftOf, isThreadRunning } from "./store";
 function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
   let handler: ((e: RunEvent) => void) | null = null;
   const view = (id: string): ThreadView => ({
-    thread: { id, title: id, created_at: 1, updated_at: 1, state: {} },
+    thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [] } },
     messages: [],
     running: false,
   });
@@ -20,7 +20,7 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       { id: "t1", title: "One", updated_at: 10, running: false },
       { id: "t2", title: "Two", updated_at: 20, running: false },
     ],
-    createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: {} }),
+    createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: { promoted: null, artifacts: [] } }),
     renameThread: async () => {},
     deleteThread: async () => {},
     getThread: async (id) => view(id),
@@ -131,7 +131,7 @@ describe("store", () => {
       const s = createStore(
         fakeApi({
           getThread: async (id) => ({
-            thread: { id, title: id, created_at: 1, updated_at: 1, state: {} },
+            thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [] } },
             messages: [msg({ id: "a", thread_id: id, status: running ? "streaming" : "complete", content: running ? "par" : "partial" })],
             running,
           }),

@@ -47,7 +47,7 @@
       title: t.title,
       created_at: t.updated_at,
       updated_at: t.updated_at,
-      state: {},
+      state: { promoted: null, artifacts: [] },
       externalRunning: !!t.running,
     });
     state.messages.set(t.id, (t.messages || []).map((m) => message(t.id, m)));
@@ -152,7 +152,7 @@
     },
     list_threads: () => [...state.threads.values()].map(summary),
     create_thread: ({ title }) => {
-      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: {} };
+      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: { promoted: null, artifacts: [] } };
       state.threads.set(t.id, t);
       state.messages.set(t.id, []);
       const { externalRunning: _e, ...out } = t;

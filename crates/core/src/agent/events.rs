@@ -3,7 +3,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Usage;
-use crate::thread::Message;
+use crate::thread::{Message, ThreadState};
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +54,11 @@ pub enum RunEvent {
     Usage {
         run_id: String,
         usage: Usage,
+    },
+    /// A tool changed the thread's state (promoted tools, artifacts); this is the new state.
+    StateUpdated {
+        thread_id: String,
+        state: ThreadState,
     },
     RunFinished {
         run_id: String,

@@ -99,3 +99,71 @@ impl Chain {
         }
     }
 }
+
+// ---- The middlewares, one file each, and the default order. ----
+
+mod compaction;
+mod dangling_repair;
+mod loop_detection;
+mod max_turns;
+mod output_budget;
+mod text;
+mod tool_errors;
+
+#[cfg(test)]
+mod testkit;
+
+pub use compaction::{
+    estimate_tokens, CompactionNotice, ContextCompaction, Summarizer, CHARS_PER_TOKEN,
+    DEFAULT_COMPACTION_SHARE, DEFAULT_KEEP_RECENT_TURNS,
+};
+pub use dangling_repair::{DanglingToolCallRepair, INTERRUPTED_RESULT};
+pub use loop_detection::{LoopDetection, LOOP_STOP_AT, LOOP_WARN_AT, LOOP_WINDOW};
+pub use max_turns::{MaxTurns, MAX_TURNS_PER_RUN};
+pub use output_budget::{
+    saved_result_path, valid_result_id, ToolOutputBudget, RETRIEVE_TOOL_NAME,
+    TOOL_OUTPUT_BUDGET_CHARS, TOOL_RESULTS_DIR,
+};
+pub use tool_errors::{error_output, ToolErrorNormaliser, MAX_ERROR_CHARS};
+
+/// The chain every run gets, first to last. `Chain` runs each hook in this order (the first
+/// `Stop` and the first answer to a call win), so the order is part of the behaviour:
+///
+/// 1. *(input sanitising: not yet built)*
+/// 2. [`ToolOutputBudget`]: first of the `after_tool` rewriters, so a long result (an error
+///    too) is saved whole before anything cuts it.
+/// 3. [`DanglingToolCallRepair`]: first of the `before_model` rewriters, so every later one
+///    (compaction above all) sees a history where each call has its result.
+/// 4. *(LLM error retry with backoff: not yet built; the providers retry before the first
+///    event today)*
+/// 5. *(approvals, ask/allow/deny per tool: not yet built; answers a call in `before_tool`
+///    before loop detection counts it)*
+/// 6. [`ToolErrorNormaliser`]: after the budget, so it prefixes and bounds what the model
+///    will actually read.
+/// 7. *(view-image injection: not yet built; `before_model`)*
+/// 8. *(deferred-tool filter: not yet built; `before_model` hides unpromoted schemas and
+///    `before_tool` refuses unpromoted calls)*
+/// 9. *(subagent limit: not yet built; `before_tool` on `task`)*
+/// 10. [`LoopDetection`]: its warning is appended last, so no earlier rewriter can cut it off.
+/// 11. [`MaxTurns`] with `max_turns` (use [`MAX_TURNS_PER_RUN`]).
+/// 12. [`ContextCompaction`] when given: after every `before_model` that adds or removes
+///     content (repair, view images, the deferred filter), so it measures the real request.
+/// 13. *(title: not yet built)*
+/// 14. *(clarification: not yet built; always last, so its `after_model` stop for a question
+///     comes after every other check)*
+pub fn default_chain(max_turns: usize, compaction: Option<ContextCompaction>) -> Chain {
+    let mut chain: Vec<Arc<dyn Middleware>> = vec![
+        Arc::new(ToolOutputBudget::new()),
+        Arc::new(DanglingToolCallRepair::new()),
+        Arc::new(ToolErrorNormaliser::new()),
+        Arc::new(LoopDetection::new()),
+        Arc::new(MaxTurns::new(max_turns)),
+    ];
+    if let Some(compaction) = compaction {
+        chain.push(Arc::new(compaction));
+    }
+    Chain::new(chain)
+}
+
+#[cfg(test)]
+mod default_chain_tests;

@@ -114,6 +114,26 @@ impl Message {
         )
     }
 
+    /// A complete tool result answering `call_id`.
+    pub fn tool_result(
+        thread_id: &str,
+        run_id: &str,
+        call_id: &str,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
+        let mut m = Self::new(
+            thread_id,
+            Some(run_id.to_string()),
+            Role::Tool,
+            content.into(),
+            MessageStatus::Complete,
+        );
+        m.tool_call_id = Some(call_id.to_string());
+        m.is_error = is_error;
+        m
+    }
+
     fn new(
         thread_id: &str,
         run_id: Option<String>,

@@ -1,10 +1,74 @@
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
-/// State a thread carries besides its messages. Later slices add artifacts, promoted tools
-/// and viewed images here, each merged by its own reducer.
+use crate::tools::StateUpdate;
+
+/// State a thread carries besides its messages, each part merged by its own reducer when a
+/// tool returns a [`StateUpdate`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct ThreadState {}
+pub struct ThreadState {
+    /// Deferred tools tool_search found, callable from the next turn on.
+    #[serde(default)]
+    pub promoted: Option<Promoted>,
+    /// Files the agent presented (virtual paths).
+    #[serde(default)]
+    pub artifacts: Vec<String>,
+}
+
+/// Deferred tools promoted in one catalog. Names only mean something with their catalog's
+/// hash: a changed catalog (a server added, a tool changed) starts over.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Promoted {
+    pub catalog_hash: String,
+    pub names: BTreeSet<String>,
+}
+
+impl Promoted {
+    /// Whether `name` is promoted in the catalog with `catalog_hash`.
+    pub fn allows(&self, catalog_hash: &str, name: &str) -> bool {
+        self.catalog_hash == catalog_hash && self.names.contains(name)
+    }
+}
+
+impl ThreadState {
+    /// Merges a tool's state update: promotions union within one catalog and replace across
+    /// catalogs; artifacts are added once each, in order.
+    pub fn apply(&mut self, update: &StateUpdate) {
+        match update {
+            StateUpdate::Promoted {
+                catalog_hash,
+                names,
+            } => match &mut self.promoted {
+                Some(p) if &p.catalog_hash == catalog_hash => {
+                    p.names.extend(names.iter().cloned());
+                }
+                _ => {
+                    self.promoted = Some(Promoted {
+                        catalog_hash: catalog_hash.clone(),
+                        names: names.iter().cloned().collect(),
+                    });
+                }
+            },
+            StateUpdate::Artifacts { paths } => {
+                for p in paths {
+                    if !self.artifacts.contains(p) {
+                        self.artifacts.push(p.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `name` is promoted in the catalog with `catalog_hash`.
+    pub fn is_promoted(&self, catalog_hash: &str, name: &str) -> bool {
+        self.promoted
+            .as_ref()
+            .is_some_and(|p| p.allows(catalog_hash, name))
+    }
+}
 
 /// A conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,4 +104,57 @@ pub struct ThreadView {
     pub messages: Vec<super::Message>,
     /// Whether a run of this thread is streaming right now.
     pub running: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn promote(hash: &str, names: &[&str]) -> StateUpdate {
+        StateUpdate::Promoted {
+            catalog_hash: hash.into(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn promotions_union_within_one_catalog() {
+        let mut s = ThreadState::default();
+        s.apply(&promote("h1", &["a"]));
+        s.apply(&promote("h1", &["b", "a"]));
+        let p = s.promoted.clone().unwrap();
+        assert_eq!(p.names.into_iter().collect::<Vec<_>>(), ["a", "b"]);
+        assert!(s.is_promoted("h1", "b"));
+    }
+
+    #[test]
+    fn a_changed_catalog_replaces_old_promotions() {
+        let mut s = ThreadState::default();
+        s.apply(&promote("h1", &["a", "b"]));
+        s.apply(&promote("h2", &["c"]));
+        assert!(
+            !s.is_promoted("h2", "a"),
+            "a promotion from an old catalog does not carry over"
+        );
+        assert!(!s.is_promoted("h1", "a"), "the old catalog is gone");
+        assert!(s.is_promoted("h2", "c"));
+    }
+
+    #[test]
+    fn artifacts_are_added_once_in_order() {
+        let mut s = ThreadState::default();
+        s.apply(&StateUpdate::Artifacts {
+            paths: vec!["/o/a".into(), "/o/b".into()],
+        });
+        s.apply(&StateUpdate::Artifacts {
+            paths: vec!["/o/b".into(), "/o/c".into()],
+        });
+        assert_eq!(s.artifacts, ["/o/a", "/o/b", "/o/c"]);
+    }
+
+    #[test]
+    fn old_stored_state_without_fields_still_loads() {
+        let s: ThreadState = serde_json::from_str("{}").unwrap();
+        assert_eq!(s, ThreadState::default());
+    }
 }

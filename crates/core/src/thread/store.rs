@@ -1,4 +1,4 @@
-use super::{Message, Thread, ThreadSummary};
+use super::{Message, Thread, ThreadState, ThreadSummary};
 
 /// Why the store could not do what was asked.
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +27,8 @@ pub trait ThreadStore: Send + Sync + 'static {
     fn list_threads(&self) -> Result<Vec<ThreadSummary>, StoreError>;
     /// Renames a thread.
     fn rename_thread(&self, thread_id: &str, title: &str) -> Result<(), StoreError>;
+    /// Replaces the thread's state (after a reducer merged a tool's update).
+    fn save_thread_state(&self, thread_id: &str, state: &ThreadState) -> Result<(), StoreError>;
     /// Deletes a thread and everything in it.
     fn delete_thread(&self, thread_id: &str) -> Result<(), StoreError>;
 

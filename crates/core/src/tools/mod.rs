@@ -1,8 +1,12 @@
 //! Tools: the trait every tool implements, the per-run visibility calculation (gates, dedupe,
 //! deferral) and its report, the deferred catalog and its ranked search.
 
+pub mod catalog;
+pub mod names;
 pub mod report;
+pub mod search;
 mod tool;
 
+pub use catalog::{CatalogEntry, CatalogError, CatalogFile, DeferredCatalog};
 pub use report::{Gate, ToolVerdict, Visibility, VisibilityReport};
 pub use tool::{StateUpdate, Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource};

@@ -1,0 +1,331 @@
+//! The visibility calculation for one run: every candidate tool passes the gates in order,
+//! survivors are deduplicated, narrowed by active skills and, for MCP tools, deferred behind
+//! tool_search. The answer is the callable tools plus a [`VisibilityReport`] that says, for
+//! every candidate, where it ended up and which gate decided.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::catalog::{CatalogEntry, DeferredCatalog};
+use super::gates::{
+    agent_groups, dedupe, deferral, host_shell, model_capability, skill_allowed, subagent,
+};
+use super::{Gate, Tool, ToolOutput, ToolVerdict, Visibility, VisibilityReport};
+use crate::model::ToolSpec;
+use crate::thread::ThreadState;
+
+/// The agent a run is for.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentProfile {
+    /// `default` for the built-in lead agent.
+    pub name: String,
+    /// The groups this agent may use; `None` = every group.
+    pub tool_groups: Option<Vec<String>>,
+    /// The model this agent asks for, if it names one.
+    pub model: Option<String>,
+}
+
+/// Whether the shell may run on this machine.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellPolicy {
+    /// The confinement the sandbox can apply (`landlock`, `bubblewrap`), if any.
+    pub confinement: Option<String>,
+    /// The user enabled an unconfined shell in Settings.
+    pub allow_unconfined: bool,
+}
+
+/// What the run's model can do.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelCaps {
+    pub name: String,
+    pub vision: bool,
+}
+
+/// A skill active in this run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveSkill {
+    pub name: String,
+    /// `None` = the skill does not restrict tools.
+    pub allowed_tools: Option<Vec<String>>,
+}
+
+/// Everything assembly decides by, besides the candidates.
+#[derive(Debug, Clone, Default)]
+pub struct AssemblyInput {
+    pub agent: AgentProfile,
+    pub shell: ShellPolicy,
+    pub model: ModelCaps,
+    pub is_subagent: bool,
+    pub skills: Vec<ActiveSkill>,
+    /// Defer MCP tools behind tool_search.
+    pub defer_mcp: bool,
+}
+
+/// A candidate tool, with the name the user's config gave it when it came from config.
+#[derive(Clone)]
+pub struct Candidate {
+    pub tool: Arc<dyn Tool>,
+    /// The `name:` of a config `tools:` entry, reported when it differs from the tool's own.
+    pub config_name: Option<String>,
+}
+
+impl Candidate {
+    /// A candidate with no config name.
+    pub fn new(tool: Arc<dyn Tool>) -> Self {
+        Self {
+            tool,
+            config_name: None,
+        }
+    }
+}
+
+/// Why a run cannot start with these tools.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AssemblyError {
+    #[error(
+        "{0} MCP tools are deferred but no tool_search catalog was built; \
+         refusing to start the run rather than hide them silently"
+    )]
+    NoCatalog(usize),
+}
+
+/// The tools of one run.
+#[derive(Clone)]
+pub struct Assembly {
+    visible: Vec<Arc<dyn Tool>>,
+    deferred: HashMap<String, Arc<dyn Tool>>,
+    catalog: Option<Arc<DeferredCatalog>>,
+    report: VisibilityReport,
+}
+
+/// Builds the search tool over a catalog (the built-in `tool_search`).
+pub type SearchToolFactory<'a> = &'a dyn Fn(Arc<DeferredCatalog>) -> Arc<dyn Tool>;
+
+/// Runs the gates over the candidates. `state` is the thread's state (for promotions, shown in
+/// the report); `make_search` builds tool_search over the deferred catalog.
+pub fn assemble(
+    candidates: Vec<Candidate>,
+    input: &AssemblyInput,
+    state: &ThreadState,
+    make_search: SearchToolFactory<'_>,
+) -> Result<Assembly, AssemblyError> {
+    let mut verdicts: Vec<ToolVerdict> = Vec::with_capacity(candidates.len() + 1);
+    let mut fates: Vec<Visibility> = Vec::with_capacity(candidates.len());
+
+    for c in &candidates {
+        let (spec, meta) = (c.tool.spec(), c.tool.meta());
+        let hidden = agent_groups::check(meta, &input.agent)
+            .map(|r| (Gate::AgentToolGroups, r))
+            .or_else(|| host_shell::check(meta, &input.shell).map(|r| (Gate::HostShell, r)))
+            .or_else(|| {
+                model_capability::check(meta, &input.model).map(|r| (Gate::ModelCapability, r))
+            })
+            .or_else(|| subagent::check(meta, input.is_subagent).map(|r| (Gate::SubagentSwitch, r)));
+        let mut reason = match (&c.config_name, &hidden) {
+            (Some(cfg), _) if cfg != &spec.name => format!(
+                "config names it `{cfg}` but the tool's own name `{}` is what the model sees; ",
+                spec.name
+            ),
+            _ => String::new(),
+        };
+        let (visibility, gate) = match hidden {
+            Some((gate, why)) => {
+                reason.push_str(&why);
+                (Visibility::Hidden, Some(gate))
+            }
+            None => (Visibility::Visible, None),
+        };
+        fates.push(visibility);
+        verdicts.push(ToolVerdict {
+            name: spec.name.clone(),
+            original_name: meta.original_name.clone(),
+            source: meta.source.clone(),
+            group: meta.group.clone(),
+            visibility,
+            gate,
+            reason,
+        });
+    }
+
+    // Dedupe among the survivors only: a hidden tool does not take a name from a usable one.
+    let survivors: Vec<usize> = (0..candidates.len())
+        .filter(|&i| fates[i] != Visibility::Hidden)
+        .collect();
+    let lost = dedupe::losers(survivors.iter().map(|&i| {
+        (
+            candidates[i].tool.spec().name.as_str(),
+            &candidates[i].tool.meta().source,
+        )
+    }));
+    for (&i, why) in survivors.iter().zip(lost) {
+        if let Some(why) = why {
+            hide(&mut verdicts[i], &mut fates[i], Gate::Dedupe, why);
+        }
+    }
+
+    for i in 0..candidates.len() {
+        if fates[i] == Visibility::Hidden {
+            continue;
+        }
+        let (spec, meta) = (candidates[i].tool.spec(), candidates[i].tool.meta());
+        if let Some(why) = skill_allowed::check(&spec.name, meta, &input.skills) {
+            hide(&mut verdicts[i], &mut fates[i], Gate::SkillAllowedTools, why);
+        } else if deferral::defers(meta, input.defer_mcp) {
+            fates[i] = Visibility::Deferred;
+            let v = &mut verdicts[i];
+            v.visibility = Visibility::Deferred;
+            v.gate = Some(Gate::Deferral);
+        }
+    }
+
+    let mut visible = Vec::new();
+    let mut deferred = HashMap::new();
+    let mut entries = Vec::new();
+    for (i, c) in candidates.iter().enumerate() {
+        match fates[i] {
+            Visibility::Visible => visible.push(c.tool.clone()),
+            Visibility::Deferred => {
+                let (spec, meta) = (c.tool.spec(), c.tool.meta());
+                entries.push(CatalogEntry {
+                    name: spec.name.clone(),
+                    server: match &meta.source {
+                        super::ToolSource::Mcp { server } => Some(server.clone()),
+                        _ => None,
+                    },
+                    original_name: meta.original_name.clone().unwrap_or(spec.name.clone()),
+                    spec: spec.clone(),
+                });
+                deferred.insert(spec.name.clone(), c.tool.clone());
+            }
+            Visibility::Hidden => {}
+        }
+    }
+    let catalog = (!entries.is_empty()).then(|| Arc::new(DeferredCatalog::new(entries)));
+    finish(visible, deferred, catalog, verdicts, state, make_search)
+}
+
+fn hide(verdict: &mut ToolVerdict, fate: &mut Visibility, gate: Gate, why: String) {
+    *fate = Visibility::Hidden;
+    verdict.visibility = Visibility::Hidden;
+    verdict.gate = Some(gate);
+    verdict.reason.push_str(&why);
+}
+
+/// Adds tool_search over the catalog and fills in the deferred reasons. Fails closed: deferred
+/// tools without a catalog would be invisible and uncallable, so the run must not start.
+fn finish(
+    mut visible: Vec<Arc<dyn Tool>>,
+    deferred: HashMap<String, Arc<dyn Tool>>,
+    catalog: Option<Arc<DeferredCatalog>>,
+    mut verdicts: Vec<ToolVerdict>,
+    state: &ThreadState,
+    make_search: SearchToolFactory<'_>,
+) -> Result<Assembly, AssemblyError> {
+    let Some(catalog) = catalog else {
+        if !deferred.is_empty() {
+            return Err(AssemblyError::NoCatalog(deferred.len()));
+        }
+        return Ok(Assembly {
+            visible,
+            deferred,
+            catalog: None,
+            report: VisibilityReport {
+                tools: verdicts,
+                catalog_hash: None,
+            },
+        });
+    };
+    let hash = catalog.hash().to_string();
+    for v in verdicts
+        .iter_mut()
+        .filter(|v| v.visibility == Visibility::Deferred)
+    {
+        v.reason.push_str(if state.is_promoted(&hash, &v.name) {
+            "deferred behind tool_search; promoted in this thread, so callable"
+        } else {
+            "deferred behind tool_search; callable once the model finds it with tool_search"
+        });
+    }
+    let search = make_search(catalog.clone());
+    let meta = search.meta();
+    verdicts.push(ToolVerdict {
+        name: search.spec().name.clone(),
+        original_name: None,
+        source: meta.source.clone(),
+        group: meta.group.clone(),
+        visibility: Visibility::Visible,
+        gate: None,
+        reason: format!("searches the {} deferred tools", catalog.len()),
+    });
+    visible.push(search);
+    Ok(Assembly {
+        visible,
+        deferred,
+        catalog: Some(catalog),
+        report: VisibilityReport {
+            tools: verdicts,
+            catalog_hash: Some(hash),
+        },
+    })
+}
+
+impl Assembly {
+    /// The report of this assembly.
+    pub fn report(&self) -> &VisibilityReport {
+        &self.report
+    }
+
+    /// The deferred catalog, when MCP tools were deferred.
+    pub fn catalog(&self) -> Option<&Arc<DeferredCatalog>> {
+        self.catalog.as_ref()
+    }
+
+    /// The tool specs to send with a model call: the visible tools, plus the deferred tools
+    /// the thread has promoted in this catalog. Unpromoted deferred schemas stay hidden.
+    pub fn request_tools(&self, state: &ThreadState) -> Vec<ToolSpec> {
+        let mut specs: Vec<ToolSpec> = self.visible.iter().map(|t| t.spec().clone()).collect();
+        if let Some(catalog) = &self.catalog {
+            let mut promoted: Vec<&String> = self
+                .deferred
+                .keys()
+                .filter(|n| state.is_promoted(catalog.hash(), n))
+                .collect();
+            promoted.sort();
+            specs.extend(promoted.into_iter().map(|n| self.deferred[n].spec().clone()));
+        }
+        specs
+    }
+
+    /// The tool a call names, or the error result the model gets instead: unknown tools and
+    /// deferred tools not yet promoted are refused with a sentence that says what to do.
+    pub fn resolve(&self, name: &str, state: &ThreadState) -> Result<Arc<dyn Tool>, ToolOutput> {
+        if let Some(t) = self.visible.iter().find(|t| t.spec().name == name) {
+            return Ok(t.clone());
+        }
+        if let (Some(tool), Some(catalog)) = (self.deferred.get(name), &self.catalog) {
+            if state.is_promoted(catalog.hash(), name) {
+                return Ok(tool.clone());
+            }
+            return Err(ToolOutput::error(format!(
+                "`{name}` is deferred: call tool_search first (for example with the query \
+                 `select:{name}`), then call it on the next turn"
+            )));
+        }
+        let hidden = self
+            .report
+            .verdict(name)
+            .filter(|v| v.visibility == Visibility::Hidden);
+        Err(ToolOutput::error(match hidden {
+            Some(v) => format!("`{name}` is not available in this run: {}", v.reason),
+            None => {
+                let names: Vec<&str> = self.visible.iter().map(|t| t.spec().name.as_str()).collect();
+                format!(
+                    "there is no tool named `{name}`; the tools are: {}",
+                    names.join(", ")
+                )
+            }
+        }))
+    }
+}
