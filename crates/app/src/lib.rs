@@ -12,14 +12,16 @@ mod provider;
 mod runs;
 pub mod skills;
 mod title;
+mod tools;
 
 pub use error::AppError;
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
 pub use runs::RunHandle;
+pub use tools::RunOptions;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::thread::{Thread, ThreadStore, ThreadSummary, ThreadView};
@@ -36,6 +38,8 @@ pub struct App {
     secrets: Arc<dyn SecretStore>,
     /// Live runs by thread id; at most one per thread.
     runs: Mutex<HashMap<String, runs::LiveRun>>,
+    /// Tool sources besides the built-ins, in dedupe order (MCP arrives here).
+    sources: RwLock<Vec<Arc<dyn workbench_core::tools::sources::CandidateSource>>>,
 }
 
 impl App {
@@ -56,6 +60,7 @@ impl App {
             store: Arc::new(store),
             secrets,
             runs: Mutex::new(HashMap::new()),
+            sources: RwLock::new(Vec::new()),
         }))
     }
 

@@ -25,6 +25,11 @@ impl DataDir {
         self.0.join("workbench.db")
     }
 
+    /// A thread's own folder (spilled tool results now; the sandbox's folders later).
+    pub fn thread_dir(&self, thread_id: &str) -> PathBuf {
+        self.0.join("threads").join(thread_id)
+    }
+
     /// Where front-ends write their log files.
     pub fn logs(&self) -> PathBuf {
         self.0.join("logs")

@@ -25,6 +25,12 @@ pub(crate) async fn configured(app: &App) -> Result<Option<ProviderSettings>, Ap
     app.on_store(|s| s.get_setting(PROVIDER_SETTING)).await
 }
 
+/// The configured provider, read on the calling thread (for callers already off the async
+/// threads).
+pub(crate) fn configured_sync(app: &App) -> Result<Option<ProviderSettings>, AppError> {
+    Ok(app.store.get_setting(PROVIDER_SETTING)?)
+}
+
 pub(crate) async fn status(app: &App) -> Result<ProviderStatus, AppError> {
     let settings = configured(app).await?;
     let (has_key, keychain_error) = match &settings {

@@ -3,10 +3,12 @@ use std::sync::Arc;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use workbench_core::agent::{run_turn, EventSink, RunOutcome, RunSpec};
+use workbench_core::agent::{run, EventSink, RunOutcome, RunParts, RunSpec};
+use workbench_core::middleware::{default_chain, MAX_TURNS_PER_RUN};
 use workbench_core::thread::ThreadStore;
 
 use crate::provider::{self, ModelChoice};
+use crate::tools::{self, RunOptions};
 use crate::{title, App, AppError, DEFAULT_THREAD_TITLE};
 
 /// Longest message a user may send, in bytes; far above any prompt a person types, it only
@@ -35,12 +37,26 @@ impl RunHandle {
 }
 
 impl App {
-    /// Starts answering `content` in a thread; events go to `sink` as they are committed.
+    /// Starts answering `content` in a thread with the default agent; events go to `sink` as
+    /// they are committed.
     pub async fn start_run(
         self: &Arc<Self>,
         thread_id: &str,
         content: &str,
         choice: ModelChoice,
+        sink: EventSink,
+    ) -> Result<RunHandle, AppError> {
+        self.start_run_with(thread_id, content, choice, RunOptions::default(), sink)
+            .await
+    }
+
+    /// Starts a run with a chosen agent and skills.
+    pub async fn start_run_with(
+        self: &Arc<Self>,
+        thread_id: &str,
+        content: &str,
+        choice: ModelChoice,
+        options: RunOptions,
         sink: EventSink,
     ) -> Result<RunHandle, AppError> {
         if content.trim().is_empty() {
@@ -56,6 +72,25 @@ impl App {
         let id = thread_id.to_string();
         let thread = self.on_store(move |s| s.get_thread(&id)).await?;
         let (model, model_name) = provider::client(self, &choice).await?;
+        let (app, tid, state) = (self.clone(), thread_id.to_string(), thread.state.clone());
+        let (setup, assembly, thread_dir) = tokio::task::spawn_blocking(move || {
+            let setup = app.setup_run(&options, &model_name)?;
+            let assembly = app.assemble_for(&tid, &state, &setup.input)?;
+            let dir = app.data.thread_dir(&tid);
+            std::fs::create_dir_all(&dir).map_err(|e| AppError::DataDir {
+                path: dir.display().to_string(),
+                detail: e.to_string(),
+            })?;
+            Ok::<_, AppError>((setup, assembly, dir))
+        })
+        .await
+        .map_err(|e| AppError::Invalid(format!("internal error: {e}")))??;
+        let system = tools::system_prompt(&setup, &assembly);
+        let model_name = setup
+            .agent
+            .as_ref()
+            .and_then(|a| a.model.clone())
+            .unwrap_or_else(|| setup.input.model.name.clone());
 
         let run_id = workbench_core::new_id();
         let cancel = CancellationToken::new();
@@ -70,13 +105,22 @@ impl App {
                 run_id: run_id.clone(),
                 user_message: content.to_string(),
                 model: model_name,
-                system: Some(include_str!("../../../assets/system-prompt.md").to_string()),
+                system: Some(system),
+                thread_dir: Some(thread_dir),
             };
             let store: Arc<dyn ThreadStore> = self.store.clone();
+            let parts = RunParts {
+                store,
+                model,
+                tools: assembly,
+                chain: default_chain(MAX_TURNS_PER_RUN, None),
+                sink,
+                cancel: cancel.clone(),
+            };
             let app = Arc::downgrade(self);
-            let (tid, token) = (thread_id.to_string(), cancel.clone());
+            let tid = thread_id.to_string();
             let task = tokio::spawn(async move {
-                let outcome = run_turn(store, model, spec, sink, token).await;
+                let outcome = run(parts, spec).await;
                 if let Some(app) = app.upgrade() {
                     if let Ok(mut runs) = app.runs.lock() {
                         runs.remove(&tid);

@@ -4,4 +4,4 @@ mod events;
 mod run;
 
 pub use events::{EventSink, RunEvent, RunOutcome};
-pub use run::{run_turn, RunSpec};
+pub use run::{run, RunParts, RunSpec};

@@ -1,14 +1,24 @@
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
+use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tracing::{info_span, warn, Instrument};
 
 use super::events::{EventSink, RunEvent, RunOutcome};
+use crate::middleware::{Chain, Flow, RunInfo};
 use crate::model::{ModelClient, ModelError, ModelRequest, StreamEvent};
-use crate::thread::{Message, MessageStatus, StoreError, ThreadStore};
+use crate::thread::{Message, MessageStatus, StoreError, ThreadState, ThreadStore, ToolCall};
+use crate::tools::assembly::Assembly;
+use crate::tools::{ToolContext, ToolError, ToolOutput};
 
-/// What to run: one user message answered by one model turn.
+/// What the model reads when a tool panicked instead of returning.
+const TOOL_CRASHED: &str =
+    "the tool crashed while running; this is a bug in the tool, not in your call";
+
+/// What to run: one user message, answered by model turns and tool calls until the model
+/// answers in text, a middleware stops the run, or the user cancels.
 #[derive(Debug, Clone)]
 pub struct RunSpec {
     pub thread_id: String,
@@ -16,23 +26,31 @@ pub struct RunSpec {
     pub user_message: String,
     pub model: String,
     pub system: Option<String>,
+    /// The thread's own folder, for middlewares that spill large outputs.
+    pub thread_dir: Option<std::path::PathBuf>,
 }
 
-/// Runs one model turn on a thread: stores the user's message, streams the assistant's reply
-/// into the store delta by delta, and announces each committed step on `sink`.
+/// The parts a run works with.
+#[derive(Clone)]
+pub struct RunParts {
+    pub store: Arc<dyn ThreadStore>,
+    pub model: Arc<dyn ModelClient>,
+    /// The tools of this run, already assembled.
+    pub tools: Assembly,
+    pub chain: Chain,
+    pub sink: EventSink,
+    pub cancel: CancellationToken,
+}
+
+/// Runs the agent loop on a thread and announces each committed step on the sink.
 ///
-/// Never panics on model or network failure: the failure becomes the assistant message's
-/// `error` and the run's outcome, and every delta already streamed stays stored.
-pub async fn run_turn(
-    store: Arc<dyn ThreadStore>,
-    model: Arc<dyn ModelClient>,
-    spec: RunSpec,
-    sink: EventSink,
-    cancel: CancellationToken,
-) -> RunOutcome {
+/// Never panics on model, tool or network failure: a model failure becomes the assistant
+/// message's `error` and the run's outcome; a tool failure becomes an error result the model
+/// reads. Everything already streamed stays stored.
+pub async fn run(parts: RunParts, spec: RunSpec) -> RunOutcome {
     let span = info_span!("run", run_id = %spec.run_id, thread_id = %spec.thread_id);
     async move {
-        let (outcome, error) = match drive(&store, model.as_ref(), &spec, &sink, &cancel).await {
+        let (outcome, error) = match drive(&parts, &spec).await {
             Ok(outcome) => outcome,
             Err(e) => {
                 warn!(error = %e, "run stopped by a store failure");
@@ -42,11 +60,11 @@ pub async fn run_turn(
                 )
             }
         };
-        let (s, run_id, status) = (store.clone(), spec.run_id.clone(), outcome.as_str());
+        let (s, run_id, status) = (parts.store.clone(), spec.run_id.clone(), outcome.as_str());
         if let Err(e) = blocking(move || s.end_run(&run_id, status)).await {
             warn!(error = %e, "could not record the end of the run");
         }
-        sink(RunEvent::RunFinished {
+        (parts.sink)(RunEvent::RunFinished {
             run_id: spec.run_id.clone(),
             thread_id: spec.thread_id.clone(),
             outcome,
@@ -58,13 +76,11 @@ pub async fn run_turn(
     .await
 }
 
-async fn drive(
-    store: &Arc<dyn ThreadStore>,
-    model: &dyn ModelClient,
-    spec: &RunSpec,
-    sink: &EventSink,
-    cancel: &CancellationToken,
-) -> Result<(RunOutcome, Option<String>), StoreError> {
+type Outcome = (RunOutcome, Option<String>);
+
+async fn drive(parts: &RunParts, spec: &RunSpec) -> Result<Outcome, StoreError> {
+    let store = &parts.store;
+    let sink = &parts.sink;
     let (s, t, r) = (store.clone(), spec.thread_id.clone(), spec.run_id.clone());
     blocking(move || s.begin_run(&t, &r)).await?;
     sink(RunEvent::RunStarted {
@@ -78,39 +94,91 @@ async fn drive(
     sink(RunEvent::MessageAdded { message: user });
 
     let (s, t) = (store.clone(), spec.thread_id.clone());
+    let mut state = blocking(move || s.get_thread(&t)).await?.state;
+    let mut info = RunInfo {
+        thread_id: spec.thread_id.clone(),
+        run_id: spec.run_id.clone(),
+        turns: 0,
+        thread_dir: spec.thread_dir.clone(),
+    };
+
+    loop {
+        let reply = match model_turn(parts, spec, &state, &info).await? {
+            Ok(reply) => reply,
+            Err(ended) => return Ok(ended),
+        };
+        info.turns += 1;
+        if reply.tool_calls.is_empty() {
+            return Ok((RunOutcome::Completed, None));
+        }
+        if let Flow::Stop { reason } = parts.chain.after_model(&reply, &info) {
+            let note = format!("not run: {reason}");
+            for call in &reply.tool_calls {
+                commit_result(parts, spec, &call.id, ToolOutput::error(note.clone())).await?;
+            }
+            return Ok((RunOutcome::Failed, Some(reason)));
+        }
+        if run_tools(parts, spec, &reply.tool_calls, &mut state, &info).await? {
+            return Ok((RunOutcome::Cancelled, None));
+        }
+    }
+}
+
+/// Streams one model turn into a new assistant message. `Ok(Err(outcome))` ends the run.
+async fn model_turn(
+    parts: &RunParts,
+    spec: &RunSpec,
+    state: &ThreadState,
+    info: &RunInfo,
+) -> Result<Result<Message, Outcome>, StoreError> {
+    let (s, t) = (parts.store.clone(), spec.thread_id.clone());
     let history = blocking(move || s.load_messages(&t)).await?;
 
     let mut reply = Message::assistant_streaming(&spec.thread_id, &spec.run_id);
-    let (s, m) = (store.clone(), reply.clone());
+    let (s, m) = (parts.store.clone(), reply.clone());
     blocking(move || s.append_message(&m)).await?;
-    sink(RunEvent::MessageAdded {
+    (parts.sink)(RunEvent::MessageAdded {
         message: reply.clone(),
     });
 
-    let request = ModelRequest {
+    let mut request = ModelRequest {
         model: spec.model.clone(),
         system: spec.system.clone(),
         messages: history,
-        tools: Vec::new(),
+        tools: parts.tools.request_tools(state),
         max_tokens: None,
     };
-    let ended = stream_reply(store, model, request, &mut reply, spec, sink, cancel).await?;
+    parts.chain.before_model(&mut request, info).await;
+    let ended = stream_reply(parts, request, &mut reply, spec).await?;
 
-    let (status, outcome, error) = match ended {
-        Ended::Finished => (MessageStatus::Complete, RunOutcome::Completed, None),
-        Ended::Cancelled => (MessageStatus::Cancelled, RunOutcome::Cancelled, None),
-        Ended::Failed(e) => (
-            MessageStatus::Error,
-            RunOutcome::Failed,
-            Some(e.to_string()),
+    let (status, outcome) = match ended {
+        Ended::Finished => (MessageStatus::Complete, None),
+        Ended::Cancelled => (
+            MessageStatus::Cancelled,
+            Some((RunOutcome::Cancelled, None)),
         ),
+        Ended::Failed(e) => {
+            reply.error = Some(e.to_string());
+            (
+                MessageStatus::Error,
+                Some((RunOutcome::Failed, Some(e.to_string()))),
+            )
+        }
     };
     reply.status = status;
-    reply.error = error.clone();
-    let (s, m) = (store.clone(), reply.clone());
+    if outcome.is_some() {
+        // Calls of an unfinished turn never run; dropping them keeps the history valid.
+        reply.tool_calls.clear();
+    }
+    let (s, m) = (parts.store.clone(), reply.clone());
     blocking(move || s.finish_message(&m)).await?;
-    sink(RunEvent::MessageUpdated { message: reply });
-    Ok((outcome, error))
+    (parts.sink)(RunEvent::MessageUpdated {
+        message: reply.clone(),
+    });
+    Ok(match outcome {
+        Some(o) => Err(o),
+        None => Ok(reply),
+    })
 }
 
 enum Ended {
@@ -120,17 +188,15 @@ enum Ended {
 }
 
 async fn stream_reply(
-    store: &Arc<dyn ThreadStore>,
-    model: &dyn ModelClient,
+    parts: &RunParts,
     request: ModelRequest,
     reply: &mut Message,
     spec: &RunSpec,
-    sink: &EventSink,
-    cancel: &CancellationToken,
 ) -> Result<Ended, StoreError> {
+    let cancel = &parts.cancel;
     let mut stream = tokio::select! {
         _ = cancel.cancelled() => return Ok(Ended::Cancelled),
-        started = model.stream(request) => match started {
+        started = parts.model.stream(request) => match started {
             Ok(stream) => stream,
             Err(e) => return Ok(Ended::Failed(e)),
         },
@@ -143,37 +209,182 @@ async fn stream_reply(
         match next {
             None => {
                 return Ok(Ended::Failed(ModelError::StreamBroken {
-                    url: model.describe(),
+                    url: parts.model.describe(),
                     detail: "the stream ended before the model finished its reply".into(),
                 }))
             }
             Some(Err(e)) => return Ok(Ended::Failed(e)),
             Some(Ok(StreamEvent::Finish(_))) => return Ok(Ended::Finished),
             Some(Ok(StreamEvent::TextDelta(text))) => {
-                commit_delta(store, &reply.id, &text, false).await?;
+                commit_delta(&parts.store, &reply.id, &text, false).await?;
                 reply.content.push_str(&text);
-                sink(RunEvent::Delta {
+                (parts.sink)(RunEvent::Delta {
                     message_id: reply.id.clone(),
                     text,
                     reasoning: false,
                 });
             }
             Some(Ok(StreamEvent::ReasoningDelta(text))) => {
-                commit_delta(store, &reply.id, &text, true).await?;
+                commit_delta(&parts.store, &reply.id, &text, true).await?;
                 reply.reasoning.push_str(&text);
-                sink(RunEvent::Delta {
+                (parts.sink)(RunEvent::Delta {
                     message_id: reply.id.clone(),
                     text,
                     reasoning: true,
                 });
             }
             Some(Ok(StreamEvent::ToolCall(call))) => reply.tool_calls.push(call),
-            Some(Ok(StreamEvent::Usage(usage))) => sink(RunEvent::Usage {
+            Some(Ok(StreamEvent::Usage(usage))) => (parts.sink)(RunEvent::Usage {
                 run_id: spec.run_id.clone(),
                 usage,
             }),
         }
     }
+}
+
+/// Runs a turn's tool calls in parallel, committing each result as it arrives. Returns true
+/// when the run was cancelled meanwhile (unfinished calls then get a "cancelled" result).
+async fn run_tools(
+    parts: &RunParts,
+    spec: &RunSpec,
+    calls: &[ToolCall],
+    state: &mut ThreadState,
+    info: &RunInfo,
+) -> Result<bool, StoreError> {
+    let mut set: JoinSet<(usize, ToolOutput)> = JoinSet::new();
+    let mut task_call: HashMap<tokio::task::Id, usize> = HashMap::new();
+    let mut pending: Vec<Option<&ToolCall>> = calls.iter().map(Some).collect();
+    for (i, call) in calls.iter().enumerate() {
+        let prepared = prepare_call(parts, call, state, info);
+        let ctx = ToolContext {
+            thread_id: spec.thread_id.clone(),
+            run_id: spec.run_id.clone(),
+            call_id: call.id.clone(),
+            cancel: parts.cancel.child_token(),
+        };
+        let handle = set.spawn(async move {
+            let output = match prepared {
+                Err(answer) => answer,
+                Ok((tool, args)) => match tool.call(args, &ctx).await {
+                    Ok(out) => out,
+                    Err(ToolError::Cancelled) => ToolOutput::error("cancelled by the user"),
+                    Err(e) => ToolOutput::error(e.to_string()),
+                },
+            };
+            (i, output)
+        });
+        task_call.insert(handle.id(), i);
+    }
+
+    let mut cancelled = false;
+    while !set.is_empty() {
+        let joined = tokio::select! {
+            _ = parts.cancel.cancelled(), if !cancelled => {
+                cancelled = true;
+                set.abort_all();
+                continue;
+            }
+            joined = set.join_next() => joined,
+        };
+        let (i, mut output) = match joined {
+            None => break,
+            Some(Ok(done)) => done,
+            Some(Err(e)) if e.is_cancelled() => continue,
+            Some(Err(e)) => {
+                warn!(error = %e, "a tool panicked");
+                let Some(&i) = task_call.get(&e.id()) else {
+                    continue;
+                };
+                (i, ToolOutput::error(TOOL_CRASHED))
+            }
+        };
+        let Some(call) = pending[i].take() else {
+            continue;
+        };
+        parts.chain.after_tool(call, &mut output, info);
+        if let Some(update) = &output.update {
+            state.apply(update);
+            let (s, t, st) = (parts.store.clone(), spec.thread_id.clone(), state.clone());
+            blocking(move || s.save_thread_state(&t, &st)).await?;
+            (parts.sink)(RunEvent::StateUpdated {
+                thread_id: spec.thread_id.clone(),
+                state: state.clone(),
+            });
+        }
+        commit_result(parts, spec, &call.id, output).await?;
+    }
+    for call in pending.into_iter().flatten() {
+        let why = if cancelled {
+            "cancelled by the user before the tool finished"
+        } else {
+            TOOL_CRASHED
+        };
+        commit_result(parts, spec, &call.id, ToolOutput::error(why)).await?;
+    }
+    Ok(cancelled)
+}
+
+/// Parses the arguments and resolves the tool, or answers the call without running it.
+#[allow(clippy::type_complexity)]
+fn prepare_call(
+    parts: &RunParts,
+    call: &ToolCall,
+    state: &ThreadState,
+    info: &RunInfo,
+) -> Result<(Arc<dyn crate::tools::Tool>, serde_json::Value), ToolOutput> {
+    if let Some(answer) = parts.chain.before_tool(call, info) {
+        return Err(answer);
+    }
+    let tool = parts.tools.resolve(&call.name, state)?;
+    let raw = if call.arguments.trim().is_empty() {
+        "{}"
+    } else {
+        call.arguments.as_str()
+    };
+    let args: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
+        ToolOutput::error(format!(
+            "the arguments of `{}` are not valid JSON ({e}); send one JSON object",
+            call.name
+        ))
+    })?;
+    if !args.is_object() {
+        return Err(ToolOutput::error(format!(
+            "the arguments of `{}` must be a JSON object, not {}",
+            call.name,
+            json_kind(&args)
+        )));
+    }
+    Ok((tool, args))
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+async fn commit_result(
+    parts: &RunParts,
+    spec: &RunSpec,
+    call_id: &str,
+    output: ToolOutput,
+) -> Result<(), StoreError> {
+    let message = Message::tool_result(
+        &spec.thread_id,
+        &spec.run_id,
+        call_id,
+        output.content,
+        output.is_error,
+    );
+    let (s, m) = (parts.store.clone(), message.clone());
+    blocking(move || s.append_message(&m)).await?;
+    (parts.sink)(RunEvent::MessageAdded { message });
+    Ok(())
 }
 
 async fn commit_delta(

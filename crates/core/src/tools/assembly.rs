@@ -85,10 +85,10 @@ impl Candidate {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AssemblyError {
     #[error(
-        "{0} MCP tools are deferred but no tool_search catalog was built; \
+        "{count} MCP tools are deferred but no tool_search catalog could be built ({detail}); \
          refusing to start the run rather than hide them silently"
     )]
-    NoCatalog(usize),
+    NoCatalog { count: usize, detail: String },
 }
 
 /// The tools of one run.
@@ -122,7 +122,9 @@ pub fn assemble(
             .or_else(|| {
                 model_capability::check(meta, &input.model).map(|r| (Gate::ModelCapability, r))
             })
-            .or_else(|| subagent::check(meta, input.is_subagent).map(|r| (Gate::SubagentSwitch, r)));
+            .or_else(|| {
+                subagent::check(meta, input.is_subagent).map(|r| (Gate::SubagentSwitch, r))
+            });
         let mut reason = match (&c.config_name, &hidden) {
             (Some(cfg), _) if cfg != &spec.name => format!(
                 "config names it `{cfg}` but the tool's own name `{}` is what the model sees; ",
@@ -171,7 +173,12 @@ pub fn assemble(
         }
         let (spec, meta) = (candidates[i].tool.spec(), candidates[i].tool.meta());
         if let Some(why) = skill_allowed::check(&spec.name, meta, &input.skills) {
-            hide(&mut verdicts[i], &mut fates[i], Gate::SkillAllowedTools, why);
+            hide(
+                &mut verdicts[i],
+                &mut fates[i],
+                Gate::SkillAllowedTools,
+                why,
+            );
         } else if deferral::defers(meta, input.defer_mcp) {
             fates[i] = Visibility::Deferred;
             let v = &mut verdicts[i];
@@ -202,8 +209,18 @@ pub fn assemble(
             Visibility::Hidden => {}
         }
     }
-    let catalog = (!entries.is_empty()).then(|| Arc::new(DeferredCatalog::new(entries)));
-    finish(visible, deferred, catalog, verdicts, state, make_search)
+    let catalog = if entries.is_empty() {
+        Ok(None)
+    } else {
+        DeferredCatalog::new(entries).map(|c| Some(Arc::new(c)))
+    };
+    match catalog {
+        Ok(catalog) => finish(visible, deferred, catalog, verdicts, state, make_search),
+        Err(e) => Err(AssemblyError::NoCatalog {
+            count: deferred.len(),
+            detail: e.to_string(),
+        }),
+    }
 }
 
 fn hide(verdict: &mut ToolVerdict, fate: &mut Visibility, gate: Gate, why: String) {
@@ -225,7 +242,10 @@ fn finish(
 ) -> Result<Assembly, AssemblyError> {
     let Some(catalog) = catalog else {
         if !deferred.is_empty() {
-            return Err(AssemblyError::NoCatalog(deferred.len()));
+            return Err(AssemblyError::NoCatalog {
+                count: deferred.len(),
+                detail: "no catalog".into(),
+            });
         }
         return Ok(Assembly {
             visible,
@@ -293,7 +313,11 @@ impl Assembly {
                 .filter(|n| state.is_promoted(catalog.hash(), n))
                 .collect();
             promoted.sort();
-            specs.extend(promoted.into_iter().map(|n| self.deferred[n].spec().clone()));
+            specs.extend(
+                promoted
+                    .into_iter()
+                    .map(|n| self.deferred[n].spec().clone()),
+            );
         }
         specs
     }
@@ -320,12 +344,64 @@ impl Assembly {
         Err(ToolOutput::error(match hidden {
             Some(v) => format!("`{name}` is not available in this run: {}", v.reason),
             None => {
-                let names: Vec<&str> = self.visible.iter().map(|t| t.spec().name.as_str()).collect();
+                let names: Vec<&str> = self
+                    .visible
+                    .iter()
+                    .map(|t| t.spec().name.as_str())
+                    .collect();
                 format!(
                     "there is no tool named `{name}`; the tools are: {}",
                     names.join(", ")
                 )
             }
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::{ToolContext, ToolError, ToolMeta, ToolSource};
+
+    struct Stub(ToolSpec, ToolMeta);
+
+    #[async_trait::async_trait]
+    impl Tool for Stub {
+        fn spec(&self) -> &ToolSpec {
+            &self.0
+        }
+        fn meta(&self) -> &ToolMeta {
+            &self.1
+        }
+        async fn call(
+            &self,
+            _: serde_json::Value,
+            _: &ToolContext,
+        ) -> Result<ToolOutput, ToolError> {
+            Ok(ToolOutput::text(""))
+        }
+    }
+
+    #[test]
+    fn deferred_tools_without_a_catalog_refuse_to_start_the_run() {
+        let spec = ToolSpec {
+            name: "s__t".into(),
+            description: String::new(),
+            parameters: serde_json::json!({}),
+        };
+        let meta = ToolMeta::new(ToolSource::Mcp { server: "s".into() }, "mcp");
+        let tool: Arc<dyn Tool> = Arc::new(Stub(spec, meta));
+        let deferred = HashMap::from([("s__t".to_string(), tool)]);
+        let never = |_: Arc<DeferredCatalog>| -> Arc<dyn Tool> { unreachable!() };
+        let result = finish(
+            Vec::new(),
+            deferred,
+            None,
+            Vec::new(),
+            &ThreadState::default(),
+            &never,
+        );
+        let err = result.err().expect("must refuse");
+        assert!(err.to_string().contains("refusing to start"), "{err}");
     }
 }

@@ -1,10 +1,13 @@
 //! Tools: the trait every tool implements, the per-run visibility calculation (gates, dedupe,
 //! deferral) and its report, the deferred catalog and its ranked search.
 
+pub mod assembly;
 pub mod catalog;
+pub mod gates;
 pub mod names;
 pub mod report;
 pub mod search;
+pub mod sources;
 mod tool;
 
 pub use catalog::{CatalogEntry, CatalogError, CatalogFile, DeferredCatalog};

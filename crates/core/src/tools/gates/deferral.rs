@@ -14,12 +14,7 @@ mod tests {
 
     #[test]
     fn only_mcp_tools_are_deferred_and_only_when_deferral_is_on() {
-        let mcp = ToolMeta::new(
-            ToolSource::Mcp {
-                server: "s".into(),
-            },
-            "mcp",
-        );
+        let mcp = ToolMeta::new(ToolSource::Mcp { server: "s".into() }, "mcp");
         let sandbox = ToolMeta::new(ToolSource::Sandbox, "file");
         assert!(defers(&mcp, true));
         assert!(!defers(&mcp, false));

@@ -40,7 +40,9 @@ mod tests {
     #[test]
     fn an_unconfined_shell_is_hidden_unless_the_user_allowed_it() {
         let mut policy = ShellPolicy::default();
-        assert!(check(&shell_tool(), &policy).unwrap().contains("confinement"));
+        assert!(check(&shell_tool(), &policy)
+            .unwrap()
+            .contains("confinement"));
         policy.allow_unconfined = true;
         assert_eq!(check(&shell_tool(), &policy), None);
     }

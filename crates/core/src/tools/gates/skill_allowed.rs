@@ -23,7 +23,10 @@ pub fn check(name: &str, meta: &ToolMeta, skills: &[ActiveSkill]) -> Option<Stri
     if allowed {
         return None;
     }
-    let names: Vec<String> = restricting.iter().map(|s| format!("`{}`", s.name)).collect();
+    let names: Vec<String> = restricting
+        .iter()
+        .map(|s| format!("`{}`", s.name))
+        .collect();
     Some(format!(
         "not in the allowed_tools of active skill {}",
         names.join(", ")
@@ -74,9 +77,18 @@ mod tests {
 
     #[test]
     fn entries_match_names_originals_groups_and_prefixes() {
-        for entry in ["github__create_issue", "create_issue", "group:mcp", "github__*"] {
+        for entry in [
+            "github__create_issue",
+            "create_issue",
+            "group:mcp",
+            "github__*",
+        ] {
             let skills = [skill("triage", Some(&[entry]))];
-            assert_eq!(check("github__create_issue", &meta(), &skills), None, "{entry}");
+            assert_eq!(
+                check("github__create_issue", &meta(), &skills),
+                None,
+                "{entry}"
+            );
         }
     }
 

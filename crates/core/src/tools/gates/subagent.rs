@@ -23,6 +23,9 @@ mod tests {
         };
         assert_eq!(check(&meta, false), None);
         assert!(check(&meta, true).is_some());
-        assert_eq!(check(&ToolMeta::new(ToolSource::Builtin, "builtin"), true), None);
+        assert_eq!(
+            check(&ToolMeta::new(ToolSource::Builtin, "builtin"), true),
+            None
+        );
     }
 }

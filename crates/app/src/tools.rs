@@ -1,0 +1,217 @@
+//! Tools for a run: the candidate sources, the assembly input built from the agent, skills and
+//! settings, and the system prompt that goes with them.
+
+use std::sync::Arc;
+
+use workbench_core::builtins::{RetrieveToolResult, ToolSearch};
+use workbench_core::thread::{ThreadState, ThreadStore};
+use workbench_core::tools::assembly::{
+    assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps, ShellPolicy,
+};
+use workbench_core::tools::sources::{CandidateSource, SourceContext};
+use workbench_core::tools::{DeferredCatalog, Tool};
+
+use crate::agents::{load_agents, CustomAgent};
+use crate::skills::{load_skills, Skill};
+use crate::{App, AppError};
+
+/// Settings key: defer MCP tools behind tool_search (default on).
+const DEFER_MCP_SETTING: &str = "tools.defer_mcp";
+
+/// The agent and skills a run uses.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// A custom agent by name; `None` = the default agent.
+    pub agent: Option<String>,
+    /// Skills to activate for this run, besides the agent's own.
+    pub skills: Vec<String>,
+}
+
+/// The tools Workbench always offers.
+pub(crate) struct BuiltinSource;
+
+impl CandidateSource for BuiltinSource {
+    fn name(&self) -> &str {
+        "built-in"
+    }
+
+    fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
+        vec![Candidate::new(Arc::new(RetrieveToolResult::new(
+            ctx.thread_dir.clone(),
+        )))]
+    }
+}
+
+/// What a run is assembled from, resolved from names to loaded files.
+pub(crate) struct RunSetup {
+    pub agent: Option<CustomAgent>,
+    pub skills: Vec<Skill>,
+    pub input: AssemblyInput,
+}
+
+fn make_search(catalog: Arc<DeferredCatalog>) -> Arc<dyn Tool> {
+    Arc::new(ToolSearch::new(catalog))
+}
+
+impl App {
+    /// Adds a source of candidate tools; later sources lose name clashes to earlier ones.
+    pub fn add_tool_source(&self, source: Arc<dyn CandidateSource>) {
+        if let Ok(mut sources) = self.sources.write() {
+            sources.push(source);
+        }
+    }
+
+    pub(crate) fn setup_run(
+        &self,
+        options: &RunOptions,
+        model: &str,
+    ) -> Result<RunSetup, AppError> {
+        let (agents, problems) = load_agents(self.data.path());
+        for p in problems {
+            tracing::warn!(problem = %p, "an agent could not be loaded");
+        }
+        let agent =
+            match &options.agent {
+                None => None,
+                Some(name) => Some(agents.into_iter().find(|a| &a.name == name).ok_or_else(
+                    || {
+                        AppError::Invalid(format!(
+                            "there is no agent named `{name}`; agents live in {}",
+                            self.data.path().join(crate::agents::AGENTS_DIR).display()
+                        ))
+                    },
+                )?),
+            };
+        let (all_skills, problems) = load_skills(self.data.path());
+        for p in problems {
+            tracing::warn!(problem = %p, "a skill could not be loaded");
+        }
+        let mut wanted: Vec<&str> = options.skills.iter().map(String::as_str).collect();
+        if let Some(a) = &agent {
+            wanted.extend(a.skills.iter().map(String::as_str));
+        }
+        let mut skills = Vec::new();
+        for name in wanted {
+            if skills.iter().any(|s: &Skill| s.name == name) {
+                continue;
+            }
+            let skill = all_skills.iter().find(|s| s.name == name).ok_or_else(|| {
+                AppError::Invalid(format!(
+                    "there is no skill named `{name}`; skills live in {}",
+                    self.data.path().join(crate::skills::SKILLS_DIR).display()
+                ))
+            })?;
+            skills.push(skill.clone());
+        }
+        let defer_mcp = self
+            .store
+            .get_setting::<bool>(DEFER_MCP_SETTING)?
+            .unwrap_or(true);
+        let input = AssemblyInput {
+            agent: match &agent {
+                Some(a) => {
+                    let (name, tool_groups, model) = a.to_profile_parts();
+                    AgentProfile {
+                        name,
+                        tool_groups,
+                        model,
+                    }
+                }
+                None => AgentProfile {
+                    name: "default".into(),
+                    ..Default::default()
+                },
+            },
+            // No shell tool exists yet; the sandbox slice reports its confinement here.
+            shell: ShellPolicy::default(),
+            model: ModelCaps {
+                name: model.to_string(),
+                vision: false,
+            },
+            is_subagent: false,
+            skills: skills
+                .iter()
+                .map(|s| {
+                    let (name, allowed_tools) = s.to_active_skill_parts();
+                    ActiveSkill {
+                        name,
+                        allowed_tools,
+                    }
+                })
+                .collect(),
+            defer_mcp,
+        };
+        Ok(RunSetup {
+            agent,
+            skills,
+            input,
+        })
+    }
+
+    pub(crate) fn assemble_for(
+        &self,
+        thread_id: &str,
+        state: &ThreadState,
+        input: &AssemblyInput,
+    ) -> Result<Assembly, AppError> {
+        let ctx = SourceContext {
+            thread_id: thread_id.to_string(),
+            thread_dir: self.data.thread_dir(thread_id),
+        };
+        let mut candidates = BuiltinSource.candidates(&ctx);
+        if let Ok(sources) = self.sources.read() {
+            for source in sources.iter() {
+                candidates.extend(source.candidates(&ctx));
+            }
+        }
+        assemble(candidates, input, state, &make_search)
+            .map_err(|e| AppError::Invalid(e.to_string()))
+    }
+
+    /// The visibility report of the next run of a thread (or of a new thread): every
+    /// candidate tool, visible, deferred or hidden, and why.
+    pub fn explain_tools(
+        &self,
+        thread_id: Option<&str>,
+        options: &RunOptions,
+    ) -> Result<workbench_core::tools::VisibilityReport, AppError> {
+        let state = match thread_id {
+            Some(id) => self.store.get_thread(id)?.state,
+            None => ThreadState::default(),
+        };
+        let model = crate::provider::configured_sync(self)?
+            .map(|s| s.model)
+            .unwrap_or_default();
+        let setup = self.setup_run(options, &model)?;
+        let assembly = self.assemble_for(thread_id.unwrap_or("preview"), &state, &setup.input)?;
+        Ok(assembly.report().clone())
+    }
+}
+
+/// The system prompt of a run: the base prompt, the agent's persona, active skills, and the
+/// names of deferred tools the model can search for.
+pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly) -> String {
+    let mut prompt = include_str!("../../../assets/system-prompt.md")
+        .trim()
+        .to_string();
+    if let Some(agent) = &setup.agent {
+        prompt.push_str("\n\n");
+        prompt.push_str(agent.soul.trim());
+    }
+    for skill in &setup.skills {
+        prompt.push_str(&format!(
+            "\n\n## Skill: {}\n{}",
+            skill.name,
+            skill.body.trim()
+        ));
+    }
+    if let Some(catalog) = assembly.catalog() {
+        prompt.push_str(
+            "\n\n## Deferred tools\nThese tools exist but their schemas are not loaded. To use \
+             one, call tool_search (for example `select:<name>` or a description of the task); \
+             the tools it returns are callable from your next turn.\n",
+        );
+        prompt.push_str(&catalog.listing());
+    }
+    prompt
+}

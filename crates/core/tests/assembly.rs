@@ -1,0 +1,280 @@
+//! The visibility calculation end to end: candidates from several sources through every gate,
+//! with the report checked line by line.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use serde_json::json;
+use workbench_core::builtins::ToolSearch;
+use workbench_core::model::ToolSpec;
+use workbench_core::thread::ThreadState;
+use workbench_core::tools::assembly::{
+    assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ShellPolicy,
+};
+use workbench_core::tools::{
+    Gate, StateUpdate, Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource, Visibility,
+};
+
+struct Fake {
+    spec: ToolSpec,
+    meta: ToolMeta,
+}
+
+#[async_trait::async_trait]
+impl Tool for Fake {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+    fn meta(&self) -> &ToolMeta {
+        &self.meta
+    }
+    async fn call(&self, _: serde_json::Value, _: &ToolContext) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::text(format!("ran {}", self.spec.name)))
+    }
+}
+
+fn tool(name: &str, meta: ToolMeta) -> Candidate {
+    Candidate::new(Arc::new(Fake {
+        spec: ToolSpec {
+            name: name.into(),
+            description: format!("{name} does things"),
+            parameters: json!({"type": "object", "properties": {}}),
+        },
+        meta,
+    }))
+}
+
+fn mcp(server: &str, tool_name: &str) -> Candidate {
+    let mut meta = ToolMeta::new(
+        ToolSource::Mcp {
+            server: server.into(),
+        },
+        "mcp",
+    );
+    meta.original_name = Some(tool_name.into());
+    tool(&format!("{server}__{tool_name}"), meta)
+}
+
+fn candidates() -> Vec<Candidate> {
+    let shell = ToolMeta {
+        is_shell: true,
+        ..ToolMeta::new(ToolSource::Sandbox, "bash")
+    };
+    let vision = ToolMeta {
+        needs_vision: true,
+        ..ToolMeta::new(ToolSource::Builtin, "builtin")
+    };
+    let task = ToolMeta {
+        lead_only: true,
+        ..ToolMeta::new(ToolSource::Builtin, "builtin")
+    };
+    vec![
+        tool("read_file", ToolMeta::new(ToolSource::Sandbox, "file")),
+        tool("bash", shell),
+        tool("view_image", vision),
+        tool("task", task),
+        tool("web_search", ToolMeta::new(ToolSource::Web, "web")),
+        mcp("github", "create_issue"),
+        mcp("github", "merge_pull_request"),
+        tool(
+            "read_file",
+            ToolMeta::new(
+                ToolSource::Mcp {
+                    server: "fs".into(),
+                },
+                "mcp",
+            ),
+        ),
+    ]
+}
+
+fn make_search(c: Arc<workbench_core::tools::DeferredCatalog>) -> Arc<dyn Tool> {
+    Arc::new(ToolSearch::new(c))
+}
+
+fn run(input: &AssemblyInput, state: &ThreadState) -> Assembly {
+    assemble(candidates(), input, state, &make_search).unwrap()
+}
+
+fn deferring() -> AssemblyInput {
+    AssemblyInput {
+        defer_mcp: true,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn every_candidate_gets_a_verdict_with_the_deciding_gate() {
+    let a = run(&deferring(), &ThreadState::default());
+    let r = a.report();
+    let v = |n: &str| r.tools.iter().find(|t| t.name == n).unwrap();
+    assert_eq!(v("bash").visibility, Visibility::Hidden);
+    assert_eq!(v("bash").gate, Some(Gate::HostShell));
+    assert_eq!(v("view_image").gate, Some(Gate::ModelCapability));
+    assert_eq!(
+        v("task").visibility,
+        Visibility::Visible,
+        "lead agent keeps task"
+    );
+    assert_eq!(v("web_search").visibility, Visibility::Visible);
+    assert_eq!(v("github__create_issue").visibility, Visibility::Deferred);
+    assert_eq!(v("github__create_issue").gate, Some(Gate::Deferral));
+    assert_eq!(
+        v("github__create_issue").original_name.as_deref(),
+        Some("create_issue")
+    );
+    // The MCP read_file loses to the sandbox's read_file, and the report says so.
+    let loser = r
+        .tools
+        .iter()
+        .filter(|t| t.name == "read_file")
+        .nth(1)
+        .unwrap();
+    assert_eq!(loser.gate, Some(Gate::Dedupe));
+    assert!(loser.reason.contains("from sandbox"), "{}", loser.reason);
+    assert_eq!(r.names(Visibility::Visible).last(), Some(&"tool_search"));
+    assert_eq!(r.tools.len(), candidates().len() + 1);
+    assert!(r
+        .tools
+        .iter()
+        .all(|t| !t.reason.is_empty() || t.gate.is_none()));
+}
+
+#[test]
+fn the_first_request_carries_tool_search_but_no_deferred_schema() {
+    let a = run(&deferring(), &ThreadState::default());
+    let names: Vec<String> = a
+        .request_tools(&ThreadState::default())
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert!(names.contains(&"tool_search".to_string()));
+    assert!(
+        !names.iter().any(|n| n.starts_with("github__")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn a_promoted_tool_is_sent_and_callable_and_an_unpromoted_one_is_refused() {
+    let a = run(&deferring(), &ThreadState::default());
+    let hash = a.report().catalog_hash.clone().unwrap();
+    let mut state = ThreadState::default();
+    state.apply(&StateUpdate::Promoted {
+        catalog_hash: hash,
+        names: vec!["github__create_issue".into()],
+    });
+    let names: Vec<String> = a
+        .request_tools(&state)
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert!(names.contains(&"github__create_issue".to_string()));
+    assert!(!names.contains(&"github__merge_pull_request".to_string()));
+    assert!(a.resolve("github__create_issue", &state).is_ok());
+    let refused = a
+        .resolve("github__merge_pull_request", &state)
+        .err()
+        .unwrap();
+    assert!(refused.is_error);
+    assert!(
+        refused.content.contains("tool_search"),
+        "{}",
+        refused.content
+    );
+}
+
+#[test]
+fn a_promotion_from_an_old_catalog_does_not_unlock_tools() {
+    let a = run(&deferring(), &ThreadState::default());
+    let mut state = ThreadState::default();
+    state.apply(&StateUpdate::Promoted {
+        catalog_hash: "an-older-catalog".into(),
+        names: vec!["github__create_issue".into()],
+    });
+    assert!(a.resolve("github__create_issue", &state).is_err());
+    let v = a.report().verdict("github__create_issue").unwrap();
+    assert!(!v.reason.contains("promoted in this thread"));
+}
+
+#[test]
+fn unknown_and_hidden_tools_are_refused_with_the_reason() {
+    let a = run(&deferring(), &ThreadState::default());
+    let unknown = a.resolve("nope", &ThreadState::default()).err().unwrap();
+    assert!(
+        unknown.content.contains("no tool named `nope`"),
+        "{}",
+        unknown.content
+    );
+    let hidden = a.resolve("bash", &ThreadState::default()).err().unwrap();
+    assert!(hidden.content.contains("confinement"), "{}", hidden.content);
+}
+
+#[test]
+fn without_deferral_mcp_tools_are_visible_and_no_catalog_is_built() {
+    let a = run(&AssemblyInput::default(), &ThreadState::default());
+    assert!(a.catalog().is_none());
+    assert!(a.report().verdict("tool_search").is_none());
+    assert_eq!(
+        a.report()
+            .verdict("github__create_issue")
+            .unwrap()
+            .visibility,
+        Visibility::Visible
+    );
+}
+
+#[test]
+fn agent_groups_subagents_and_skills_narrow_the_set_in_order() {
+    let input = AssemblyInput {
+        agent: AgentProfile {
+            name: "researcher".into(),
+            tool_groups: Some(vec!["web".into(), "file".into(), "builtin".into()]),
+            model: None,
+        },
+        shell: ShellPolicy {
+            confinement: Some("landlock".into()),
+            allow_unconfined: false,
+        },
+        is_subagent: true,
+        skills: vec![ActiveSkill {
+            name: "reading".into(),
+            allowed_tools: Some(vec!["read_file".into(), "group:web".into()]),
+        }],
+        defer_mcp: true,
+        ..Default::default()
+    };
+    let a = run(&input, &ThreadState::default());
+    let r = a.report();
+    assert_eq!(r.verdict("bash").unwrap().gate, Some(Gate::AgentToolGroups));
+    assert_eq!(
+        r.verdict("bash").unwrap().reason,
+        "group `bash` is not in agent `researcher`'s tool_groups (web, file, builtin)"
+    );
+    assert_eq!(r.verdict("task").unwrap().gate, Some(Gate::SubagentSwitch));
+    assert_eq!(
+        r.verdict("github__create_issue").unwrap().gate,
+        Some(Gate::AgentToolGroups)
+    );
+    assert_eq!(r.names(Visibility::Visible), ["read_file", "web_search"]);
+    assert!(
+        a.catalog().is_none(),
+        "no MCP tool survived, so no tool_search"
+    );
+}
+
+#[test]
+fn a_config_name_that_differs_from_the_tools_own_is_reported() {
+    let mut c = tool("fetch_page", ToolMeta::new(ToolSource::Web, "web"));
+    c.config_name = Some("fetch".into());
+    let a = assemble(
+        vec![c],
+        &AssemblyInput::default(),
+        &ThreadState::default(),
+        &make_search,
+    )
+    .unwrap();
+    let v = a.report().verdict("fetch_page").unwrap();
+    assert_eq!(v.visibility, Visibility::Visible);
+    assert!(v.reason.contains("config names it `fetch`"), "{}", v.reason);
+}
