@@ -79,7 +79,7 @@ fn main() -> ExitCode {
             Command::Run(args) => run::run(app, args).await,
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
-            Command::Tools(args) => tools::run(args),
+            Command::Tools(args) => tools::run(&app, args),
         }
     })
 }

@@ -3,7 +3,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use workbench_app::{App, ModelChoice};
+use workbench_app::{App, ModelChoice, RunOptions};
 use workbench_core::agent::{RunEvent, RunOutcome};
 use workbench_core::config::{ProviderKind, ProviderSettings};
 
@@ -27,6 +27,12 @@ pub struct RunArgs {
     /// Model name at that provider.
     #[arg(long)]
     model: Option<String>,
+    /// A custom agent (a folder under the data folder's agents/).
+    #[arg(long)]
+    agent: Option<String>,
+    /// A skill to activate for this run (repeatable).
+    #[arg(long = "skill")]
+    skills: Vec<String>,
     /// Print one JSON event per line instead of the reply text.
     #[arg(long)]
     json: bool,
@@ -54,7 +60,14 @@ pub async fn run(app: Arc<App>, args: RunArgs) -> ExitCode {
     };
     let json = args.json;
     let sink = Arc::new(move |event: RunEvent| print_event(&event, json));
-    let handle = match app.start_run(&thread_id, &args.prompt, choice, sink).await {
+    let options = RunOptions {
+        agent: args.agent.clone(),
+        skills: args.skills.clone(),
+    };
+    let handle = match app
+        .start_run_with(&thread_id, &args.prompt, choice, options, sink)
+        .await
+    {
         Ok(h) => h,
         Err(e) => {
             eprintln!("workbench: {e}");

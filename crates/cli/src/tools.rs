@@ -10,13 +10,37 @@ use workbench_core::tools::catalog::read_catalog_dir;
 use workbench_core::tools::search::DEFAULT_LIMIT;
 use workbench_core::tools::DeferredCatalog;
 
+use workbench_app::App;
+
 use crate::EXIT_USAGE;
 
-/// `workbench tools <command>`.
+mod explain;
+
+/// `workbench tools --explain ...` or `workbench tools <command>`.
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ToolsArgs {
+    /// List every candidate tool of the next run: visible, deferred or hidden, and why.
+    #[arg(long)]
+    pub explain: bool,
+    /// The thread whose next run to explain (its promoted tools count).
+    #[arg(long, requires = "explain")]
+    pub thread: Option<String>,
+    /// A custom agent by name.
+    #[arg(long, requires = "explain")]
+    pub agent: Option<String>,
+    /// A skill to activate (repeatable).
+    #[arg(long = "skill", requires = "explain")]
+    pub skills: Vec<String>,
+    /// Also show the tools of these MCP catalog files, as MCP servers would offer them
+    /// (a preview: such tools are never callable).
+    #[arg(long, value_name = "DIR", requires = "explain")]
+    pub catalogs: Option<PathBuf>,
+    /// One JSON object (the report) instead of a table.
+    #[arg(long, requires = "explain")]
+    pub json: bool,
     #[command(subcommand)]
-    pub command: ToolsCommand,
+    pub command: Option<ToolsCommand>,
 }
 
 /// What `workbench tools` can do.
@@ -44,9 +68,14 @@ pub struct SearchArgs {
 }
 
 /// Runs a `workbench tools` command.
-pub fn run(args: ToolsArgs) -> ExitCode {
+pub fn run(app: &App, args: ToolsArgs) -> ExitCode {
     match args.command {
-        ToolsCommand::Search(args) => search(args),
+        Some(ToolsCommand::Search(search_args)) => search(search_args),
+        None if args.explain => explain::run(app, args),
+        None => {
+            eprintln!("workbench: say `tools --explain` or `tools search QUERY`");
+            ExitCode::from(EXIT_USAGE)
+        }
     }
 }
 
