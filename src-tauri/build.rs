@@ -14,6 +14,7 @@ const COMMANDS: &[&str] = &[
     "get_thread",
     "start_run",
     "cancel_run",
+    "explain_tools",
 ];
 
 fn main() {

@@ -4,10 +4,11 @@ use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::State;
-use workbench_app::{App, AppError, ModelChoice};
+use workbench_app::{App, AppError, ModelChoice, RunOptions};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::thread::{Thread, ThreadSummary, ThreadView};
+use workbench_core::tools::VisibilityReport;
 
 type AppState<'a> = State<'a, Arc<App>>;
 /// Errors cross IPC as the sentence the UI shows.
@@ -97,6 +98,22 @@ pub async fn start_run(
         .await
         .map_err(user_facing)?;
     Ok(handle.run_id)
+}
+
+/// The visibility report of a thread's next run: every candidate tool and why it is visible,
+/// deferred or hidden.
+#[tauri::command]
+pub async fn explain_tools(
+    app: AppState<'_>,
+    thread_id: Option<String>,
+    agent: Option<String>,
+    skills: Option<Vec<String>>,
+) -> CmdResult<VisibilityReport> {
+    let options = RunOptions {
+        agent,
+        skills: skills.unwrap_or_default(),
+    };
+    off_thread(&app, move |a| a.explain_tools(thread_id.as_deref(), &options)).await
 }
 
 #[tauri::command]

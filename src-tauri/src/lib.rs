@@ -34,6 +34,7 @@ pub fn run() {
             commands::get_thread,
             commands::start_run,
             commands::cancel_run,
+            commands::explain_tools,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();
