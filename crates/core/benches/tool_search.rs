@@ -1,7 +1,8 @@
 //! tool_search and deferral, measured against baselines in the same run:
 //! (a) recall@5 on the labelled dev queries, ours vs a DeerFlow-style regex ranking;
 //! (b) bytes of tool definitions in the first request, deferred vs eager;
-//! (c) catalog build and search time over 2,000 tools, vs serialising that catalog once.
+//! (c) catalog build, whole-run assembly and search time over 2,000 tools, vs serialising that
+//!     catalog once.
 //!
 //! Run with `cargo bench -p workbench-core --bench tool_search`. Prints ratios only as figures;
 //! nothing here asserts a time (the recall floor is asserted in tests/tool_search.rs).
@@ -17,8 +18,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use workbench_core::builtins::ToolSearch;
 use workbench_core::model::ToolSpec;
+use workbench_core::thread::ThreadState;
+use workbench_core::tools::assembly::{assemble, AssemblyInput, Candidate};
 use workbench_core::tools::catalog::{read_catalog_dir, CatalogFile};
-use workbench_core::tools::{CatalogEntry, DeferredCatalog, Tool};
+use workbench_core::tools::{
+    CatalogEntry, DeferredCatalog, Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource,
+};
 
 /// Size of the synthetic catalog for the timing figures (the number).
 const TIMING_TOOLS: usize = 2_000;
@@ -217,6 +222,39 @@ fn synthetic(files: &[CatalogFile], n: usize) -> Vec<CatalogEntry> {
     out
 }
 
+/// A deferred MCP tool for the assembly timing; it is never called.
+struct BenchTool {
+    spec: ToolSpec,
+    meta: ToolMeta,
+}
+
+#[async_trait::async_trait]
+impl Tool for BenchTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+    fn meta(&self) -> &ToolMeta {
+        &self.meta
+    }
+    async fn call(&self, _: Value, _: &ToolContext) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::text(""))
+    }
+}
+
+fn mcp_candidate(e: &CatalogEntry) -> Candidate {
+    let mut meta = ToolMeta::new(
+        ToolSource::Mcp {
+            server: e.server.clone().unwrap_or_default(),
+        },
+        "mcp",
+    );
+    meta.original_name = Some(e.original_name.clone());
+    Candidate::new(Arc::new(BenchTool {
+        spec: e.spec.clone(),
+        meta,
+    }))
+}
+
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[times.len() / 2]
@@ -246,6 +284,22 @@ fn timing(files: &[CatalogFile], queries: &[Labelled]) {
             })
             .collect(),
     );
+    let candidates: Vec<Candidate> = entries.iter().map(mcp_candidate).collect();
+    let input = AssemblyInput {
+        defer_mcp: true,
+        ..Default::default()
+    };
+    let make_search = |c: Arc<DeferredCatalog>| -> Arc<dyn Tool> { Arc::new(ToolSearch::new(c)) };
+    let assembly = median(
+        (0..TIMING_RUNS)
+            .map(|_| {
+                let copy = candidates.clone();
+                let t = Instant::now();
+                black_box(assemble(copy, &input, &ThreadState::default(), &make_search).unwrap());
+                t.elapsed()
+            })
+            .collect(),
+    );
     let catalog = DeferredCatalog::new(entries.clone()).unwrap();
     // One search = one query; the median over every dev query, each run TIMING_RUNS times.
     let mut per_query = Vec::new();
@@ -267,6 +321,10 @@ fn timing(files: &[CatalogFile], queries: &[Labelled]) {
     println!(
         "    build the catalog (hash + index):   {build:?} = {:.3} x serialise",
         ratio(build)
+    );
+    println!(
+        "    assemble a run (gates, report, catalog): {assembly:?} = {:.3} x serialise",
+        ratio(assembly)
     );
     println!(
         "    one search (median over queries):   {search:?} = {:.4} x serialise",
