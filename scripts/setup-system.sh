@@ -17,6 +17,8 @@ PKGS=(
   chromium chromium-driver
   # SQLite CLI for inspecting the store by hand
   sqlite3
+  # OS confinement of the shell (network namespaces), and ripgrep as the grep benchmark baseline
+  bubblewrap ripgrep
 )
 
 STAMP_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/workbench"
