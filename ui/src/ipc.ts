@@ -11,6 +11,7 @@ import type { RunEvent } from "./bindings/RunEvent";
 import type { Thread } from "./bindings/Thread";
 import type { ThreadSummary } from "./bindings/ThreadSummary";
 import type { ThreadView } from "./bindings/ThreadView";
+import type { VisibilityReport } from "./bindings/VisibilityReport";
 import type { Api } from "./core/api";
 
 export const ipc: Api = {
@@ -33,4 +34,6 @@ export const ipc: Api = {
     return invoke<string>("start_run", { threadId, content, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+  explainTools: (threadId: string | null, agent: string | null, skills: string[] | null) =>
+    invoke<VisibilityReport>("explain_tools", { threadId, agent, skills }),
 };

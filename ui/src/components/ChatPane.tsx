@@ -1,7 +1,11 @@
-import { useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { Message } from "../bindings/Message";
 import { statusNote } from "../core/messages";
 import { draftOf, isThreadRunning } from "../core/store";
+import { chatItems, type ChatItem } from "../core/toolCalls";
+import { WrenchIcon } from "./icons";
+import { ToolCallRows } from "./ToolCallRows";
+import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
 
 /** Within this many pixels of the bottom the list keeps following new text. */
@@ -13,6 +17,13 @@ export function ChatPane() {
   const active = state.threads.find((t) => t.id === state.activeThreadId) ?? null;
   const running = isThreadRunning(state, state.activeThreadId);
   const runError = state.activeThreadId !== null ? state.runErrors[state.activeThreadId] : undefined;
+  const [toolsOpen, setToolsOpen] = useState(false);
+  const toolsButton = useRef<HTMLButtonElement>(null);
+  const closeTools = useCallback(() => {
+    setToolsOpen(false);
+    // Back to where the user was.
+    toolsButton.current?.focus();
+  }, []);
 
   return (
     <main className="chat" aria-label="Chat">
@@ -23,8 +34,21 @@ export function ChatPane() {
             <span className="run-dot" aria-hidden="true" /> Running
           </span>
         )}
+        <button
+          type="button"
+          ref={toolsButton}
+          className="btn small-btn head-btn"
+          data-testid="open-tools"
+          aria-haspopup="dialog"
+          aria-expanded={toolsOpen}
+          title="Which tools the next run gets, and why"
+          onClick={() => setToolsOpen(true)}
+        >
+          <WrenchIcon /> Tools
+        </button>
       </header>
-      <MessageList messages={state.messages} loading={state.threadLoading} threadId={state.activeThreadId} />
+      {toolsOpen && <ToolsInspector threadId={state.activeThreadId} onClose={closeTools} />}
+      <MessageList messages={state.messages} running={running} loading={state.threadLoading} threadId={state.activeThreadId} />
       {runError !== undefined && (
         <div className="run-error" role="alert" data-testid="run-error">
           <span>{runError}</span>
@@ -38,7 +62,17 @@ export function ChatPane() {
   );
 }
 
-function MessageList({ messages, loading, threadId }: { messages: Message[]; loading: boolean; threadId: string | null }) {
+function MessageList({
+  messages,
+  running,
+  loading,
+  threadId,
+}: {
+  messages: Message[];
+  running: boolean;
+  loading: boolean;
+  threadId: string | null;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -52,7 +86,8 @@ function MessageList({ messages, loading, threadId }: { messages: Message[]; loa
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
 
-  const visible = messages.filter((m) => m.role !== "tool");
+  // Tool results attach to their calls; the list stays the single source of truth.
+  const items = useMemo(() => chatItems(messages, running), [messages, running]);
 
   return (
     <div
@@ -66,26 +101,27 @@ function MessageList({ messages, loading, threadId }: { messages: Message[]; loa
     >
       <div className="messages-inner">
         {loading && <p className="muted center">Loading…</p>}
-        {!loading && visible.length === 0 && (
+        {!loading && items.length === 0 && (
           <div className="empty-chat">
             <h2>{threadId === null ? "Start a conversation" : "No messages yet"}</h2>
             <p className="muted">Type a message below. Enter sends, Shift+Enter adds a new line.</p>
           </div>
         )}
-        {visible.map((m) => (
-          <MessageView key={m.id} msg={m} />
+        {items.map((item) => (
+          <MessageView key={item.message.id} item={item} />
         ))}
       </div>
     </div>
   );
 }
 
-function MessageView({ msg }: { msg: Message }) {
+function MessageView({ item }: { item: ChatItem }) {
+  const { message: msg, rows } = item;
   const note = statusNote(msg);
   const streaming = msg.status === "streaming";
   const empty = msg.content === "" && msg.reasoning === "";
   return (
-    <article className={`message ${msg.role} status-${msg.status}`} data-testid="message" data-role={msg.role} data-status={msg.status}>
+    <article className={`message ${msg.role === "user" ? "user" : "assistant"} status-${msg.status}`} data-testid="message" data-role={msg.role} data-status={msg.status}>
       <div className="bubble">
         {msg.reasoning !== "" && (
           <details className="reasoning" open={streaming && msg.content === ""}>
@@ -97,16 +133,8 @@ function MessageView({ msg }: { msg: Message }) {
           {msg.content}
           {streaming && <span className="cursor" aria-hidden="true" />}
         </div>
-        {streaming && empty && <span className="typing" aria-label="The assistant is replying" role="status"><i /><i /><i /></span>}
-        {msg.tool_calls.length > 0 && (
-          <ul className="tool-calls">
-            {msg.tool_calls.map((c) => (
-              <li key={c.id}>
-                <code>{c.name}</code>
-              </li>
-            ))}
-          </ul>
-        )}
+        {streaming && empty && rows.length === 0 && <span className="typing" aria-label="The assistant is replying" role="status"><i /><i /><i /></span>}
+        <ToolCallRows rows={rows} />
       </div>
       {note !== null && (
         <p

@@ -22,3 +22,24 @@ export const GearIcon = () => (
     <path d="M8 1.8v1.6M8 12.6v1.6M1.8 8h1.6M12.6 8h1.6M3.6 3.6l1.1 1.1M11.3 11.3l1.1 1.1M3.6 12.4l1.1-1.1M11.3 4.7l1.1-1.1" />
   </svg>
 );
+export const WrenchIcon = () => (
+  <svg {...base}>
+    <path d="M10.2 2.3a3.2 3.2 0 0 0-3.9 4.1L2.6 10.1a1.4 1.4 0 0 0 2 2l3.7-3.7a3.2 3.2 0 0 0 4.1-3.9l-1.9 1.9-1.7-.4-.4-1.7z" />
+  </svg>
+);
+export const CheckIcon = () => (
+  <svg {...base}>
+    <path d="M3.5 8.5l3 3 6-7" />
+  </svg>
+);
+export const CrossIcon = () => (
+  <svg {...base}>
+    <path d="M4 4l8 8M12 4l-8 8" />
+  </svg>
+);
+export const PauseIcon = () => (
+  <svg {...base}>
+    <circle cx="8" cy="8" r="5.5" />
+    <path d="M6.5 6v4M9.5 6v4" />
+  </svg>
+);

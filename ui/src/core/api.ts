@@ -9,6 +9,7 @@ import type { RunEvent } from "../bindings/RunEvent";
 import type { Thread } from "../bindings/Thread";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { ThreadView } from "../bindings/ThreadView";
+import type { VisibilityReport } from "../bindings/VisibilityReport";
 
 export interface Api {
   providerStatus(): Promise<ProviderStatus>;
@@ -23,6 +24,11 @@ export interface Api {
   /** Resolves with the run id once the run started; events arrive on `onEvent`. */
   startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(threadId: string): Promise<boolean>;
+  /**
+   * Every candidate tool of the next run of `threadId` (a new thread when null) with its
+   * verdict. `agent` / `skills` null mean the defaults.
+   */
+  explainTools(threadId: string | null, agent: string | null, skills: string[] | null): Promise<VisibilityReport>;
 }
 
 /** The sentence to show for a rejected command. The backend rejects with plain strings. */

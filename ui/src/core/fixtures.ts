@@ -1,6 +1,8 @@
 /** Builders for tests: messages and events with sensible defaults. */
 import type { Message } from "../bindings/Message";
 import type { RunEvent } from "../bindings/RunEvent";
+import type { ThreadState } from "../bindings/ThreadState";
+import type { ToolCall } from "../bindings/ToolCall";
 
 export function msg(over: Partial<Message> & Pick<Message, "id">): Message {
   return {
@@ -19,6 +21,16 @@ export function msg(over: Partial<Message> & Pick<Message, "id">): Message {
   };
 }
 
+/** A tool call with JSON arguments. */
+export function call(id: string, name: string, args: unknown = {}): ToolCall {
+  return { id, name, arguments: JSON.stringify(args) };
+}
+
+/** The `tool` message answering `callId`. */
+export function result(id: string, callId: string, content: string, isError = false, over: Partial<Message> = {}): Message {
+  return msg({ id, role: "tool", run_id: "r1", tool_call_id: callId, content, is_error: isError, ...over });
+}
+
 export const ev = {
   started: (thread_id = "t1", run_id = "r1"): RunEvent => ({ type: "run_started", run_id, thread_id }),
   added: (message: Message): RunEvent => ({ type: "message_added", message }),
@@ -29,6 +41,7 @@ export const ev = {
     reasoning,
   }),
   updated: (message: Message): RunEvent => ({ type: "message_updated", message }),
+  state: (state: ThreadState, thread_id = "t1"): RunEvent => ({ type: "state_updated", thread_id, state }),
   usage: (run_id = "r1"): RunEvent => ({ type: "usage", run_id, usage: { input_tokens: 1, output_tokens: 2 } }),
   finished: (
     outcome: "completed" | "cancelled" | "failed",

@@ -5,16 +5,20 @@
 import type { Message } from "../bindings/Message";
 import type { MessageStatus } from "../bindings/MessageStatus";
 import type { RunEvent } from "../bindings/RunEvent";
+import type { ThreadState } from "../bindings/ThreadState";
 
 /**
  * Folds one run event into `messages`.
  *
- * - `message_added` inserts the message, or replaces the one with the same id.
+ * - `message_added` inserts the message, or replaces the one with the same id. Tool results
+ *   (role `tool`) arrive this way too, in completion order; they are kept in the list and the
+ *   chat attaches them to their calls (see `toolCalls.ts`).
  * - `delta` appends to the content (or the reasoning) of the message it names.
  * - `message_updated` replaces the message with the same id (the final text wins).
  * - Events naming a message that is not in the list (a delta for another thread, a late
  *   update after a reload) change nothing.
  * - When `threadId` is given, messages of any other thread are ignored.
+ * - `state_updated` carries thread state, not messages (see `applyThreadState`).
  *
  * Returns the same array when nothing changed, so callers can skip a render.
  */
@@ -46,12 +50,22 @@ export function applyRunEvent(messages: Message[], event: RunEvent, threadId?: s
     }
     case "run_started":
     case "usage":
+    case "state_updated":
     case "run_finished":
       return messages;
     default:
       // A newer backend may send event types this UI does not know yet.
       return messages;
   }
+}
+
+/**
+ * Folds a run event into the open thread's state: `state_updated` for that thread replaces
+ * it; anything else (or another thread's update) returns `state` unchanged.
+ */
+export function applyThreadState(state: ThreadState | null, event: RunEvent, threadId: string | null): ThreadState | null {
+  if (event.type !== "state_updated" || threadId === null || event.thread_id !== threadId) return state;
+  return event.state;
 }
 
 function replaceAt(messages: Message[], at: number, msg: Message): Message[] {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { RunEvent } from "../bindings/RunEvent";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { Api } from "./api";
-import { ev, msg } from "./fixtures";
+import { call, ev, msg, result } from "./fixtures";
 import { createStore, draftOf, isThreadRunning } from "./store";
 
 function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
@@ -29,6 +29,7 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       return "r1";
     },
     cancelRun: async () => true,
+    explainTools: async () => ({ tools: [], catalog_hash: null }),
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };
@@ -72,6 +73,24 @@ describe("store", () => {
     api.emit(ev.finished("completed"));
     expect(s.getState().messages[1]).toMatchObject({ content: "Hi there!", status: "complete" });
     expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+  });
+
+  it("keeps tool results in the list and the thread state from state_updated", async () => {
+    const api = fakeApi();
+    const s = createStore(api);
+    await s.init();
+    await s.openThread("t1");
+    expect(s.getState().threadState).toEqual({ promoted: null, artifacts: [] });
+    s.setDraft("Search");
+    await s.send();
+    api.emit(ev.started("t1"));
+    api.emit(ev.added(msg({ id: "a", status: "complete", tool_calls: [call("c1", "tool_search", { query: "x" })] })));
+    api.emit(ev.added(result("r", "c1", "found x")));
+    const promoted = { catalog_hash: "h1", names: ["srv__x"] };
+    api.emit(ev.state({ promoted, artifacts: [] }, "t1"));
+    api.emit(ev.state({ promoted: null, artifacts: ["/elsewhere"] }, "t2"));
+    expect(s.getState().messages.map((m) => m.role)).toEqual(["assistant", "tool"]);
+    expect(s.getState().threadState).toEqual({ promoted, artifacts: [] });
   });
 
   it("a failed start keeps the text in the composer and shows the error", async () => {

@@ -6,9 +6,11 @@
 import type { Message } from "../bindings/Message";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunEvent } from "../bindings/RunEvent";
+import type { ThreadState } from "../bindings/ThreadState";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
+import type { VisibilityReport } from "../bindings/VisibilityReport";
 import { errorText, type Api } from "./api";
-import { applyRunEvent, settleStreaming } from "./messages";
+import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
 import { toSettings, type ProviderForm } from "./settings";
 import { patchThread, sortThreads, upsertThread } from "./threads";
 
@@ -28,6 +30,8 @@ export type AppState = {
   activeThreadId: string | null;
   /** Messages of the active thread. */
   messages: Message[];
+  /** State of the active thread (promoted tools, artifacts); null until it is loaded. */
+  threadState: ThreadState | null;
   threadLoading: boolean;
   /** Runs this window started and has not seen finish: thread id -> run id ("" until known). */
   liveRuns: Readonly<Record<string, string>>;
@@ -49,6 +53,7 @@ export const initialState: AppState = {
   threads: [],
   activeThreadId: null,
   messages: [],
+  threadState: null,
   threadLoading: false,
   liveRuns: {},
   externalRuns: {},
@@ -115,11 +120,12 @@ export function createStore(api: Api) {
       const view = await api.getThread(id);
       if (state.activeThreadId !== id || id in state.liveRuns) return;
       if (view.running) {
-        set({ messages: view.messages });
+        set({ messages: view.messages, threadState: view.thread.state });
         schedulePoll();
       } else {
         set((s) => ({
           messages: view.messages,
+          threadState: view.thread.state,
           externalRuns: without(s.externalRuns, id),
           threads: patchThread(s.threads, id, { running: false }),
         }));
@@ -153,6 +159,12 @@ export function createStore(api: Api) {
             });
           }
           return patch;
+        });
+        return;
+      case "state_updated":
+        set((s) => {
+          const next = applyThreadState(s.threadState, event, s.activeThreadId === threadId ? threadId : null);
+          return next === s.threadState ? {} : { threadState: next };
         });
         return;
       case "run_finished": {
@@ -219,6 +231,12 @@ export function createStore(api: Api) {
     /** Local model servers found on their usual ports; [] when none answer. */
     detectLocalServers: () => api.detectLocalServers(),
 
+    /**
+     * Why each tool is visible, deferred or hidden in the next run of `threadId` (or of a new
+     * thread when null). Rejects with the backend's sentence; the inspector shows it.
+     */
+    explainTools: (threadId: string | null): Promise<VisibilityReport> => api.explainTools(threadId, null, null),
+
     async newThread(): Promise<string | null> {
       try {
         const thread = await api.createThread(null);
@@ -231,6 +249,7 @@ export function createStore(api: Api) {
           }),
           activeThreadId: thread.id,
           messages: [],
+          threadState: thread.state,
           threadLoading: false,
           listError: null,
         }));
@@ -243,13 +262,14 @@ export function createStore(api: Api) {
 
     async openThread(threadId: string): Promise<void> {
       if (state.activeThreadId === threadId && !state.threadLoading) return;
-      set({ activeThreadId: threadId, messages: [], threadLoading: true });
+      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true });
       try {
         const view = await api.getThread(threadId);
         if (state.activeThreadId !== threadId) return;
         const external = view.running && !(threadId in state.liveRuns);
         set((s) => ({
           messages: view.messages,
+          threadState: view.thread.state,
           threadLoading: false,
           externalRuns: external ? { ...s.externalRuns, [threadId]: true } : s.externalRuns,
           threads: view.running ? patchThread(s.threads, threadId, { running: true }) : s.threads,
@@ -283,6 +303,7 @@ export function createStore(api: Api) {
           threads: s.threads.filter((t) => t.id !== threadId),
           activeThreadId: s.activeThreadId === threadId ? null : s.activeThreadId,
           messages: s.activeThreadId === threadId ? [] : s.messages,
+          threadState: s.activeThreadId === threadId ? null : s.threadState,
           drafts: without(s.drafts, threadId),
           runErrors: without(s.runErrors, threadId),
           listError: null,

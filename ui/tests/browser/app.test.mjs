@@ -367,3 +367,306 @@ describe("threads", () => {
     assert.equal((await calls(page, "delete_thread")).length, 1);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Tools: tool calls in the conversation and the tools inspector.
+
+const TOOL_RUN = {
+  turns: [
+    {
+      chunks: ["Let me ", "check both."],
+      delayMs: 30,
+      toolCalls: [
+        { name: "read_file", arguments: { path: "notes/todo.md", limit: 40 } },
+        {
+          name: "github__create_issue",
+          arguments: {
+            repo: "acme/app",
+            title: "Flaky test in the sync suite",
+            body: "The test `sync_handles_offline` fails about one run in ten on CI; it looks like a race between the retry timer and the fake clock.",
+            labels: ["bug", "ci"],
+          },
+        },
+      ],
+      results: [
+        { call: 0, content: "- renew the TLS certificate\n- file the flaky-test issue\n- answer Dana about the release", delayMs: 700 },
+        { call: 1, content: "GitHub answered 403 Forbidden: the token lacks the `repo` scope.", isError: true, delayMs: 700 },
+      ],
+      state: { promoted: { catalog_hash: "c0ffee", names: ["github__create_issue"] }, artifacts: [] },
+    },
+    {
+      chunks: ["Your todo list has three items. ", "I could not file the issue: ", "the GitHub token lacks the repo scope."],
+      delayMs: 40,
+    },
+  ],
+};
+
+async function toolRows(page) {
+  const rows = page.locator(tid("tool-call"));
+  const n = await rows.count();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const r = rows.nth(i);
+    out.push({
+      name: await r.getAttribute("data-name"),
+      state: await r.getAttribute("data-state"),
+    });
+  }
+  return out;
+}
+
+const states = async (page) => (await toolRows(page)).map((r) => r.state).join(",");
+
+describe("tool calls", () => {
+  test("a run with two tool calls: running, then done and failed one by one, then the final text", async () => {
+    const { page, errors } = await app({ provider: CONFIGURED, reply: TOOL_RUN });
+    await newThreadAndSend(page, "Check my todo list and file the flaky-test issue");
+    await until(async () => (await states(page)) === "running,running", "two running calls");
+
+    const rows = page.locator(tid("tool-call"));
+    assert.equal(await rows.nth(0).locator(tid("tool-name")).innerText(), "read_file");
+    assert.equal(await rows.nth(0).locator(tid("tool-server")).count(), 0);
+    assert.equal(await rows.nth(0).locator(tid("tool-args")).innerText(), 'path: "notes/todo.md", limit: 40');
+    assert.equal(await rows.nth(1).locator(tid("tool-name")).innerText(), "create_issue");
+    assert.equal(await rows.nth(1).locator(tid("tool-server")).innerText(), "github");
+    const args1 = await rows.nth(1).locator(tid("tool-args")).innerText();
+    assert.match(args1, /^repo: "acme\/app", title: "Flaky test in the sync suite", body: /);
+    assert.ok(args1.length <= 96, `summary is truncated: ${args1.length} chars`);
+    assert.equal(await rows.nth(0).locator(".spinner").count(), 1);
+    // Tool calls render under the assistant's text, within the same message.
+    const turn = page.locator(`${tid("message")}[data-role="assistant"]`).first();
+    assert.equal(await turn.locator(tid("message-content")).innerText(), "Let me check both.");
+    assert.equal(await turn.locator(tid("tool-call")).count(), 2);
+    await mkdir(join(uiRoot, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(uiRoot, "test-results", "tool-calls-running.png") });
+
+    await until(async () => (await states(page)) === "done,running", "first call done");
+    await until(async () => (await states(page)) === "done,failed", "second call failed");
+    const failed = rows.nth(1);
+    assert.equal(await failed.locator(tid("tool-error")).innerText(), "GitHub answered 403 Forbidden: the token lacks the `repo` scope.");
+    assert.equal(await failed.locator(tid("tool-error")).isVisible(), true);
+    // The done result is collapsed until asked for.
+    assert.equal(await rows.nth(0).locator(tid("tool-result")).isVisible(), false);
+    await rows.nth(0).locator("summary").click();
+    assert.match(await rows.nth(0).locator(tid("tool-result")).innerText(), /renew the TLS certificate/);
+    assert.equal(await rows.nth(0).locator(tid("tool-args-full")).innerText(), '{\n  "path": "notes/todo.md",\n  "limit": 40\n}');
+
+    const done = await until(async () => {
+      const a = await lastAssistant(page);
+      return a.status === "complete" && (await page.locator(tid("send-button")).count()) ? a : null;
+    }, "the final text");
+    assert.equal(done.text, TOOL_RUN.turns[1].chunks.join(""));
+    assert.equal(await states(page), "done,failed");
+    // Tool messages never render as messages of their own.
+    assert.equal(await page.locator(tid("message")).count(), 3);
+    await page.screenshot({ path: join(uiRoot, "test-results", "tool-calls.png") });
+    assert.deepEqual(errors, []);
+  });
+
+  test("reopened thread: unanswered calls show interrupted; an orphan result attaches to the assistant", async () => {
+    const { page } = await app({
+      provider: CONFIGURED,
+      threads: [
+        {
+          id: "t-tools",
+          title: "Tools earlier",
+          updated_at: 5,
+          messages: [
+            { role: "user", content: "List and read" },
+            {
+              role: "assistant",
+              run_id: "r-old",
+              content: "",
+              tool_calls: [
+                { id: "c1", name: "list_dir", arguments: '{"path":"."}' },
+                { id: "c2", name: "fs__read_file", arguments: '{"path": "README.md"' },
+              ],
+            },
+            { role: "tool", run_id: "r-old", tool_call_id: "c1", content: "README.md\nsrc/" },
+            { role: "tool", run_id: "r-old", tool_call_id: "c-gone", content: "a result whose call was lost", is_error: false },
+          ],
+        },
+      ],
+    });
+    await page.click(`${tid("thread-item")}[data-thread-id="t-tools"]`);
+    await until(async () => (await page.locator(tid("tool-call")).count()) === 3, "three rows");
+    assert.deepEqual(await toolRows(page), [
+      { name: "list_dir", state: "done" },
+      { name: "fs__read_file", state: "interrupted" },
+      { name: "", state: "done" },
+    ]);
+    assert.equal(await page.locator(tid("message")).count(), 2);
+    // Invalid JSON arguments are shown raw.
+    const bad = page.locator(tid("tool-call")).nth(1);
+    assert.equal(await bad.locator(tid("tool-args")).innerText(), '{"path": "README.md"');
+    await bad.locator("summary").click();
+    assert.equal(await bad.locator(tid("tool-args-full")).innerText(), '{"path": "README.md"');
+  });
+});
+
+const verdict = (name, over = {}) => ({
+  name,
+  original_name: null,
+  source: { kind: "builtin" },
+  group: "fs",
+  visibility: "visible",
+  gate: null,
+  reason: "",
+  ...over,
+});
+const mcp = (server, tool, over = {}) =>
+  verdict(`${server}__${tool}`, {
+    original_name: tool,
+    source: { kind: "mcp", server },
+    group: "mcp",
+    visibility: "deferred",
+    gate: "deferral",
+    reason: "deferred behind tool_search; callable once the model finds it with tool_search",
+    ...over,
+  });
+
+const REPORT = {
+  catalog_hash: "9f2c4e1ab37d55e0",
+  tools: [
+    verdict("read_file"),
+    verdict("write_file"),
+    verdict("list_dir"),
+    verdict("fetch_url", { source: { kind: "web" }, group: "web" }),
+    verdict("run_python", { source: { kind: "sandbox" }, group: "sandbox" }),
+    verdict("http_request", {
+      source: { kind: "config", impl_id: "http" },
+      group: "web",
+      reason: "config names it `api_call` but the tool's own name `http_request` is what the model sees; ",
+    }),
+    verdict("shell", { group: "shell", visibility: "hidden", gate: "host_shell", reason: "no OS confinement (Landlock, bubblewrap) is available on this machine for the shell, and running it unconfined is not enabled in Settings" }),
+    verdict("view_image", { group: "vision", visibility: "hidden", gate: "model_capability", reason: "model `llama3.2` does not accept images (not marked as a vision model)" }),
+    verdict("task", { group: "agents", visibility: "hidden", gate: "subagent_switch", reason: "only the lead agent may use it; subagents cannot start subagents" }),
+    mcp("github", "create_issue"),
+    mcp("github", "list_pull_requests"),
+    mcp("github", "search_code"),
+    mcp("jira", "search_issues"),
+    mcp("jira", "create_issue"),
+    mcp("files", "read_file", { name: "read_file", visibility: "hidden", gate: "dedupe", reason: "the built-in `read_file` already has this name" }),
+    verdict("tool_search", { reason: "searches the 5 deferred tools" }),
+  ],
+};
+
+async function verdicts(page) {
+  return page.locator(tid("tool-verdict")).evaluateAll((els) => els.map((e) => [e.dataset.name, e.dataset.visibility]));
+}
+
+describe("tools inspector", () => {
+  test("lists the report by verdict with sources, gates and reasons; filter; Esc closes", async () => {
+    const { page, errors } = await app({ provider: CONFIGURED, toolReport: REPORT });
+    const open = page.locator(tid("open-tools"));
+    await open.click();
+    const dlg = page.locator(tid("tools-inspector"));
+    await dlg.waitFor();
+    assert.equal(await dlg.getAttribute("role"), "dialog");
+    assert.equal(await dlg.getAttribute("aria-modal"), "true");
+    await page.locator(tid("tool-verdict")).first().waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "tools-filter");
+    assert.deepEqual((await calls(page, "explain_tools"))[0].args, { threadId: null, agent: null, skills: null });
+
+    const all = await verdicts(page);
+    assert.equal(all.length, REPORT.tools.length);
+    const count = (v) => all.filter(([, vis]) => vis === v).length;
+    assert.deepEqual([count("visible"), count("deferred"), count("hidden")], [7, 5, 4]);
+    const sectionCounts = await page.locator(tid("section-count")).allInnerTexts();
+    assert.deepEqual(sectionCounts, ["7", "5", "4"]);
+
+    const row = (name, vis) => page.locator(`${tid("tool-verdict")}[data-name="${name}"][data-visibility="${vis}"]`);
+    assert.equal(await row("shell", "hidden").locator(tid("verdict-gate")).innerText(), "host shell");
+    assert.match(await row("shell", "hidden").locator(tid("verdict-reason")).innerText(), /^No OS confinement .* Settings\.$/);
+    assert.equal(await row("view_image", "hidden").locator(tid("verdict-gate")).innerText(), "model capability");
+    assert.equal(await row("task", "hidden").locator(tid("verdict-gate")).innerText(), "subagent switch");
+    assert.equal(await row("read_file", "hidden").locator(tid("verdict-gate")).innerText(), "duplicate name");
+    assert.equal(await row("read_file", "hidden").locator(tid("verdict-source")).innerText(), "mcp: files");
+    assert.equal(await row("github__create_issue", "deferred").locator(tid("verdict-gate")).innerText(), "deferred");
+    assert.equal(await row("github__create_issue", "deferred").locator(tid("verdict-source")).innerText(), "mcp: github");
+    assert.equal(await row("read_file", "visible").locator(tid("verdict-source")).innerText(), "built-in");
+    assert.equal(await row("read_file", "visible").locator(tid("verdict-gate")).count(), 0);
+    assert.equal(await row("read_file", "visible").locator(tid("verdict-reason")).innerText(), "Passed every gate.");
+    assert.equal(await row("fetch_url", "visible").locator(tid("verdict-source")).innerText(), "web");
+    assert.equal(await row("run_python", "visible").locator(tid("verdict-source")).innerText(), "sandbox");
+    assert.equal(await row("http_request", "visible").locator(tid("verdict-source")).innerText(), "config");
+    await mkdir(join(uiRoot, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(uiRoot, "test-results", "tools-inspector.png") });
+    await page.locator(`${tid("verdict-section")}[data-visibility="hidden"]`).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(uiRoot, "test-results", "tools-inspector-hidden.png") });
+    assert.equal(
+      await row("http_request", "visible").locator(tid("verdict-reason")).innerText(),
+      "Config names it `api_call` but the tool's own name `http_request` is what the model sees.",
+    );
+
+    await page.fill(tid("tools-filter"), "jira");
+    await until(async () => (await verdicts(page)).length === 2, "filtered to jira");
+    assert.deepEqual(await verdicts(page), [
+      ["jira__search_issues", "deferred"],
+      ["jira__create_issue", "deferred"],
+    ]);
+    await page.fill(tid("tools-filter"), "READ_FILE");
+    await until(async () => (await verdicts(page)).length === 2, "filtered to read_file");
+    await page.fill(tid("tools-filter"), "no such tool");
+    await page.locator(tid("tools-no-match")).waitFor();
+
+    // Tab stays inside the drawer.
+    for (let i = 0; i < 12; i++) await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="tools-inspector"]')), true);
+
+    await page.keyboard.press("Escape");
+    await until(async () => (await dlg.count()) === 0, "inspector closed");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "open-tools");
+    assert.deepEqual(errors, []);
+  });
+
+  test("asks for the open thread; an error is shown in the panel and can be retried", async () => {
+    const { page } = await app({
+      provider: CONFIGURED,
+      threads: [{ id: "t-a", title: "Alpha", updated_at: 1 }],
+      explainError: "The MCP server `jira` did not answer: connection refused.",
+    });
+    await page.click(`${tid("thread-item")}[data-thread-id="t-a"]`);
+    await page.click(tid("open-tools"));
+    const err = page.locator(tid("tools-error"));
+    await err.waitFor();
+    assert.equal(await err.getAttribute("role"), "alert");
+    assert.match(await err.innerText(), /did not answer: connection refused\./);
+    assert.equal((await calls(page, "explain_tools"))[0].args.threadId, "t-a");
+    await err.getByRole("button", { name: "Try again" }).click();
+    await until(async () => (await calls(page, "explain_tools")).length === 2, "retry");
+    await err.waitFor();
+    await page.click(tid("close-tools"));
+    assert.equal(await page.locator(tid("tools-inspector")).count(), 0);
+  });
+
+  test("a report with 850 deferred tools opens grouped by server; expanding and filtering work", async () => {
+    const servers = Array.from({ length: 17 }, (_, i) => `server${String(i).padStart(2, "0")}`);
+    const tools = [verdict("read_file"), verdict("tool_search", { reason: "searches the 850 deferred tools" })];
+    for (let i = 0; i < 850; i++) tools.push(mcp(servers[i % servers.length], `operation_${i}`));
+    tools.push(verdict("shell", { group: "shell", visibility: "hidden", gate: "host_shell", reason: "no OS confinement" }));
+    const { page, errors } = await app({ provider: CONFIGURED, toolReport: { catalog_hash: "abc", tools } });
+    await page.click(tid("open-tools"));
+    await page.locator(`${tid("verdict-section")}[data-visibility="deferred"]`).waitFor();
+    assert.deepEqual(await page.locator(tid("section-count")).allInnerTexts(), ["2", "850", "1"]);
+    // Deferred groups start collapsed: one toggle per server, no rows yet.
+    const deferred = page.locator(`${tid("verdict-section")}[data-visibility="deferred"]`);
+    assert.equal(await deferred.locator(tid("group-toggle")).count(), 17);
+    assert.equal(await deferred.locator(tid("tool-verdict")).count(), 0);
+    assert.match(await deferred.locator(tid("group-toggle")).first().innerText(), /mcp: server00\s*50/);
+    await deferred.locator(tid("group-toggle")).nth(3).click();
+    assert.equal(await deferred.locator(tid("group-toggle")).nth(3).getAttribute("aria-expanded"), "true");
+    assert.equal(await deferred.locator(tid("tool-verdict")).count(), 50);
+    await page.screenshot({ path: join(uiRoot, "test-results", "tools-inspector-large.png") });
+
+    await page.fill(tid("tools-filter"), "server07");
+    await until(async () => (await page.locator(tid("tool-verdict")).count()) === 50, "filtered to one server");
+    const names = await page.locator(tid("tool-verdict")).evaluateAll((els) => els.map((e) => e.dataset.name));
+    assert.ok(names.every((n) => n.startsWith("server07__")));
+    await page.fill(tid("tools-filter"), "operation_84");
+    await until(async () => (await page.locator(tid("tool-verdict")).count()) === 11, "operation_84*");
+    await page.keyboard.press("Escape");
+    await until(async () => (await page.locator(tid("tools-inspector")).count()) === 0, "closed");
+    assert.deepEqual(errors, []);
+  });
+});

@@ -14,7 +14,14 @@
       /** Reject save_provider with this sentence when a key is given. */
       keychainError: null,
       threads: [],
-      /** Reply script: chunks streamed with delayMs between them. */
+      /**
+       * Reply script: chunks streamed with delayMs between them. A script with `turns` runs
+       * several model turns instead: each turn is { chunks, delayMs, toolCalls?, results?,
+       * state? } where toolCalls are { name, arguments } (arguments a JSON string or a value),
+       * results are { call, content, isError, delayMs } answering toolCalls[call] in the
+       * order listed (leave one out to never answer it), and state is a ThreadState sent as
+       * state_updated after the results.
+       */
       reply: { chunks: ["Hello", " from", " the", " mock."], delayMs: 60 },
       /** Optional per-run scripts: run n uses replies[n], falling back to reply. */
       replies: [],
@@ -23,6 +30,12 @@
       failError: "The provider closed the connection.",
       /** Reject start_run with this sentence. */
       startError: null,
+      /** What explain_tools answers (a VisibilityReport). */
+      toolReport: { tools: [], catalog_hash: null },
+      /** Reject explain_tools with this sentence. */
+      explainError: null,
+      /** Delay before explain_tools answers. */
+      explainDelayMs: 0,
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -102,34 +115,80 @@
     const user = message(threadId, { role: "user", content });
     list.push(user);
     send({ type: "message_added", message: user });
-    const reply = message(threadId, { role: "assistant", run_id: runId, status: "streaming" });
-    list.push(reply);
-    send({ type: "message_added", message: reply });
+    const first = message(threadId, { role: "assistant", run_id: runId, status: "streaming" });
+    list.push(first);
+    send({ type: "message_added", message: first });
     t.updated_at = now();
 
     let outcome = "completed";
     let error = null;
     let i = 0;
     const script = cfg.replies[runCount++] || cfg.reply;
-    for (const chunk of script.chunks) {
-      await sleep(script.delayMs);
+    const turns = script.turns || [script];
+    let reply = null;
+    for (let n = 0; n < turns.length && outcome === "completed"; n++) {
+      const turn = turns[n];
+      if (n > 0) {
+        reply = message(threadId, { role: "assistant", run_id: runId, status: "streaming" });
+        list.push(reply);
+        send({ type: "message_added", message: reply });
+      } else {
+        reply = first;
+      }
+      for (const chunk of turn.chunks || []) {
+        await sleep(turn.delayMs ?? 60);
+        if (ctl.cancelled) {
+          outcome = "cancelled";
+          break;
+        }
+        if (cfg.failAfter !== null && i === cfg.failAfter) {
+          outcome = "failed";
+          error = cfg.failError;
+          break;
+        }
+        reply.content += chunk;
+        send({ type: "delta", message_id: reply.id, text: chunk, reasoning: false });
+        i++;
+      }
+      if (outcome !== "completed" || !turn.toolCalls) break;
+      reply.tool_calls = turn.toolCalls.map((c) => ({
+        id: newId("call"),
+        name: c.name,
+        arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
+      }));
+      reply.status = "complete";
+      send({ type: "message_updated", message: reply });
+      const answered = new Set();
+      for (const r of turn.results || []) {
+        await sleep(r.delayMs ?? 100);
+        if (ctl.cancelled) break;
+        const c = reply.tool_calls[r.call];
+        const res = message(threadId, { role: "tool", run_id: runId, tool_call_id: c.id, content: r.content, is_error: !!r.isError });
+        list.push(res);
+        send({ type: "message_added", message: res });
+        answered.add(c.id);
+      }
       if (ctl.cancelled) {
+        for (const c of reply.tool_calls) {
+          if (answered.has(c.id)) continue;
+          const res = message(threadId, { role: "tool", run_id: runId, tool_call_id: c.id, content: "cancelled by the user before the tool finished", is_error: true });
+          list.push(res);
+          send({ type: "message_added", message: res });
+        }
         outcome = "cancelled";
         break;
       }
-      if (cfg.failAfter !== null && i === cfg.failAfter) {
-        outcome = "failed";
-        error = cfg.failError;
-        break;
+      if (turn.state) {
+        t.state = turn.state;
+        send({ type: "state_updated", thread_id: threadId, state: turn.state });
       }
-      reply.content += chunk;
-      send({ type: "delta", message_id: reply.id, text: chunk, reasoning: false });
-      i++;
     }
     if (outcome === "completed" && ctl.cancelled) outcome = "cancelled";
-    reply.status = outcome === "completed" ? "complete" : outcome === "cancelled" ? "cancelled" : "error";
-    reply.error = error;
-    send({ type: "message_updated", message: reply });
+    if (reply.status === "streaming") {
+      reply.status = outcome === "completed" ? "complete" : outcome === "cancelled" ? "cancelled" : "error";
+      reply.error = error;
+      send({ type: "message_updated", message: reply });
+    }
     send({ type: "usage", run_id: runId, usage: { input_tokens: 12, output_tokens: i } });
     if (t.title === "New thread") t.title = content.slice(0, 30);
     t.updated_at = now();
@@ -182,6 +241,14 @@
       // The real backend answers the command first and streams afterwards.
       setTimeout(() => void stream(threadId, content, onEvent.id, runId), 0);
       return runId;
+    },
+    explain_tools: async ({ threadId, agent, skills }) => {
+      if (threadId !== null) thread(threadId);
+      void agent;
+      void skills;
+      await sleep(cfg.explainDelayMs);
+      if (cfg.explainError) throw cfg.explainError;
+      return cfg.toolReport;
     },
     cancel_run: ({ threadId }) => {
       const ctl = state.running.get(threadId);

@@ -240,6 +240,11 @@ fn finish(
     state: &ThreadState,
     make_search: SearchToolFactory<'_>,
 ) -> Result<Assembly, AssemblyError> {
+    // A config-name note on a tool no gate touched has nothing after its separator.
+    for v in &mut verdicts {
+        let trimmed = v.reason.trim_end_matches("; ").len();
+        v.reason.truncate(trimmed);
+    }
     let Some(catalog) = catalog else {
         if !deferred.is_empty() {
             return Err(AssemblyError::NoCatalog {

@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../bindings/Message";
+import type { RunEvent } from "../bindings/RunEvent";
+import { call, ev, msg, result } from "./fixtures";
+import { applyRunEvent } from "./messages";
+import {
+  ARG_SUMMARY_MAX,
+  chatItems,
+  prettyArgs,
+  splitToolName,
+  summarizeArgs,
+  toolCallStates,
+  type ToolCallState,
+} from "./toolCalls";
+
+const user = msg({ id: "u1", role: "user", content: "Read two files", status: "complete" });
+const calls = [call("c1", "read_file", { path: "a.txt" }), call("c2", "fs__list_dir", { path: "." })];
+/** The assistant turn with two parallel calls, as message_added sends it while streaming. */
+const turnStreaming = msg({ id: "a1", run_id: "r1", status: "streaming" });
+/** The same message once the model finished the turn (message_updated). */
+const turn = msg({ id: "a1", run_id: "r1", status: "complete", tool_calls: calls });
+const final = msg({ id: "a2", run_id: "r1", status: "complete", content: "Both read." });
+
+type Case = {
+  name: string;
+  /** The list before the events (e.g. what get_thread returned). */
+  start: Message[];
+  events: RunEvent[];
+  runLive: boolean;
+  want: Record<string, ToolCallState>;
+  /** Call id -> the id of the result message attached. */
+  results?: Record<string, string>;
+};
+
+const cases: Case[] = [
+  {
+    name: "streaming: calls appear with the turn and run until answered",
+    start: [],
+    events: [ev.started(), ev.added(user), ev.added(turnStreaming), ev.updated(turn)],
+    runLive: true,
+    want: { c1: "running", c2: "running" },
+  },
+  {
+    name: "parallel calls answered out of order",
+    start: [user, turn],
+    events: [ev.added(result("t2", "c2", "a.txt\nb.txt"))],
+    runLive: true,
+    want: { c1: "running", c2: "done" },
+    results: { c2: "t2" },
+  },
+  {
+    name: "both answered (second first), then the final text",
+    start: [user, turn],
+    events: [ev.added(result("t2", "c2", "a.txt")), ev.added(result("t1", "c1", "hello")), ev.added(final), ev.finished("completed")],
+    runLive: false,
+    want: { c1: "done", c2: "done" },
+    results: { c1: "t1", c2: "t2" },
+  },
+  {
+    name: "an error result is failed, its sibling unaffected",
+    start: [user, turn],
+    events: [ev.added(result("t1", "c1", "No such file: a.txt", true))],
+    runLive: true,
+    want: { c1: "failed", c2: "running" },
+    results: { c1: "t1" },
+  },
+  {
+    name: "interrupted run: unanswered calls are interrupted once the run is not live",
+    start: [user, turn],
+    events: [ev.added(result("t1", "c1", "hello"))],
+    runLive: false,
+    want: { c1: "done", c2: "interrupted" },
+  },
+  {
+    name: "a stopped turn's calls are interrupted even while the run is still winding down",
+    start: [user, { ...turn, status: "cancelled" }],
+    events: [],
+    runLive: true,
+    want: { c1: "interrupted", c2: "interrupted" },
+  },
+  {
+    name: "an old run's unanswered calls stay interrupted when a new run is live",
+    start: [user, turn, result("t1", "c1", "hello")],
+    events: [ev.added(msg({ id: "u2", role: "user", content: "again" })), ev.added(msg({ id: "a3", status: "streaming" }))],
+    runLive: true,
+    want: { c1: "done", c2: "interrupted" },
+  },
+  {
+    name: "reload from get_thread: results already in the list, mid-run",
+    start: [user, turn, result("t2", "c2", ".", false), result("t1", "c1", "boom", true)],
+    events: [],
+    runLive: true,
+    want: { c1: "failed", c2: "done" },
+    results: { c1: "t1", c2: "t2" },
+  },
+  {
+    name: "reload from get_thread then results keep streaming in",
+    start: [user, turn],
+    events: [ev.started(), ev.added(result("t1", "c1", "hello")), ev.state({ promoted: null, artifacts: ["/out/a.md"] })],
+    runLive: true,
+    want: { c1: "done", c2: "running" },
+  },
+  {
+    name: "calls of an earlier turn that never got a result are interrupted, not running",
+    start: [user, turn, result("t1", "c1", "hello"), final],
+    events: [],
+    runLive: true,
+    want: { c1: "done", c2: "interrupted" },
+  },
+  {
+    name: "an orphan result changes no call",
+    start: [user, turn],
+    events: [ev.added(result("tx", "zzz", "stray"))],
+    runLive: true,
+    want: { c1: "running", c2: "running" },
+  },
+];
+
+describe("toolCallStates", () => {
+  it.each(cases)("$name", (c) => {
+    const list = c.events.reduce((l, e) => applyRunEvent(l, e, "t1"), c.start);
+    const states = toolCallStates(list, c.runLive);
+    const got = Object.fromEntries([...states].map(([id, s]) => [id, s.state]));
+    expect(got).toEqual(c.want);
+    for (const [callId, resultId] of Object.entries(c.results ?? {})) {
+      expect(states.get(callId)?.result?.id).toBe(resultId);
+    }
+  });
+});
+
+describe("chatItems", () => {
+  it("hides tool messages and attaches them to their calls", () => {
+    const items = chatItems([user, turn, result("t2", "c2", "x"), result("t1", "c1", "y", true), final], false);
+    expect(items.map((i) => i.message.id)).toEqual(["u1", "a1", "a2"]);
+    expect(items[1]?.rows.map((r) => [r.key, r.state, r.result?.id])).toEqual([
+      ["c1", "failed", "t1"],
+      ["c2", "done", "t2"],
+    ]);
+  });
+
+  it("an orphan result attaches to the assistant message before it as a generic row", () => {
+    const items = chatItems([user, turn, result("tx", "zzz", "stray", true), final], true);
+    expect(items.map((i) => i.message.id)).toEqual(["u1", "a1", "a2"]);
+    const rows = items[1]?.rows ?? [];
+    expect(rows.map((r) => [r.key, r.call, r.state])).toEqual([
+      ["c1", calls[0], "interrupted"],
+      ["c2", calls[1], "interrupted"],
+      ["tx", null, "failed"],
+    ]);
+  });
+
+  it("an orphan before any assistant message goes to the last one; with none it stands alone", () => {
+    const orphan = result("tx", null as unknown as string, "stray");
+    expect(chatItems([orphan, user, final], false)[1]?.rows.map((r) => r.key)).toEqual(["tx"]);
+    const alone = chatItems([user, orphan], false);
+    expect(alone.map((i) => i.message.id)).toEqual(["u1", "tx"]);
+    expect(alone[1]?.rows[0]).toMatchObject({ call: null, state: "done" });
+  });
+});
+
+describe("state_updated", () => {
+  it("leaves the message list unchanged", () => {
+    const list = [user];
+    expect(applyRunEvent(list, ev.state({ promoted: { catalog_hash: "h", names: ["x"] }, artifacts: [] }))).toBe(list);
+  });
+});
+
+describe("splitToolName", () => {
+  it.each([
+    ["read_file", { tool: "read_file", server: null }],
+    ["github__create_issue", { tool: "create_issue", server: "github" }],
+    ["my_server__list__all", { tool: "list__all", server: "my_server" }],
+    ["__odd", { tool: "__odd", server: null }],
+    ["odd__", { tool: "odd__", server: null }],
+  ] as const)("%s", (name, want) => {
+    expect(splitToolName(name)).toEqual(want);
+  });
+});
+
+describe("summarizeArgs", () => {
+  it.each([
+    ['{"path":"src/main.rs","limit":20}', 'path: "src/main.rs", limit: 20'],
+    ['{"q":"a\\n  b","deep":{"x":1},"list":[1,2,3],"none":null,"e":{},"ok":true}', 'q: "a b", deep: {…}, list: […3], none: null, e: {}, ok: true'],
+    ["{}", ""],
+    ["", ""],
+    ['{"path": "a.txt"', '{"path": "a.txt"'],
+    ['"just text"', '"just text"'],
+  ])("%s", (json, want) => {
+    expect(summarizeArgs(json)).toBe(want);
+  });
+
+  it("truncates long values and the whole line", () => {
+    const long = summarizeArgs(JSON.stringify({ content: "x".repeat(500), more: "y".repeat(80), rest: 1 }));
+    expect(long.length).toBeLessThanOrEqual(ARG_SUMMARY_MAX);
+    expect(long.endsWith("…")).toBe(true);
+    expect(long.startsWith(`content: "${"x".repeat(39)}…"`)).toBe(true);
+  });
+});
+
+describe("prettyArgs", () => {
+  it("pretty-prints JSON and keeps invalid text as is", () => {
+    expect(prettyArgs('{"a":1}')).toEqual({ text: '{\n  "a": 1\n}', valid: true });
+    expect(prettyArgs('{"a":')).toEqual({ text: '{"a":', valid: false });
+    expect(prettyArgs("")).toEqual({ text: "(no arguments)", valid: true });
+  });
+});

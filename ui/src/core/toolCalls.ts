@@ -1,0 +1,170 @@
+/**
+ * Tool calls as the chat shows them, derived from the message list alone (no parallel state):
+ * which calls are running, done, failed or were interrupted, which assistant message each
+ * result belongs to, and short readable forms of names and arguments. Pure: no React, no IPC.
+ */
+import type { Message } from "../bindings/Message";
+import type { ToolCall } from "../bindings/ToolCall";
+
+export type ToolCallState = "running" | "done" | "failed" | "interrupted";
+
+export type ToolCallStatus = {
+  state: ToolCallState;
+  /** The `tool` message that answered the call, once there is one. */
+  result?: Message;
+};
+
+/**
+ * The state of every tool call in `messages`, by call id.
+ *
+ * - A result with `is_error` -> failed; any other result -> done.
+ * - No result yet: running while the run is live and the call is in its current turn (the
+ *   last assistant message, after the last user message, not stopped or broken); otherwise
+ *   interrupted — nothing will answer it any more (a run only moves on to its next turn once
+ *   every call of the previous one has a result).
+ *
+ * Results may arrive in any order (parallel calls answer in completion order); only
+ * `tool_call_id` matters, never position.
+ */
+export function toolCallStates(messages: readonly Message[], runLive: boolean): Map<string, ToolCallStatus> {
+  const results = new Map<string, Message>();
+  let lastUser = -1;
+  let lastAssistant = -1;
+  messages.forEach((m, i) => {
+    if (m.role === "tool" && m.tool_call_id !== null && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m);
+    if (m.role === "user") lastUser = i;
+    if (m.role === "assistant") lastAssistant = i;
+  });
+
+  const out = new Map<string, ToolCallStatus>();
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant") return;
+    const live = runLive && i === lastAssistant && i > lastUser && !ENDED.has(m.status);
+    for (const call of m.tool_calls) {
+      const result = results.get(call.id);
+      if (result !== undefined) {
+        out.set(call.id, { state: result.is_error ? "failed" : "done", result });
+      } else {
+        out.set(call.id, { state: live ? "running" : "interrupted" });
+      }
+    }
+  });
+  return out;
+}
+
+/** Assistant statuses after which none of the message's calls can still be answered. */
+const ENDED: ReadonlySet<Message["status"]> = new Set(["cancelled", "interrupted", "error"]);
+
+/** One row under an assistant message. */
+export type ToolCallRow = {
+  /** The call id, or the result message's id for an orphan result. */
+  key: string;
+  /** null for an orphan result (a `tool` message answering no call in the list). */
+  call: ToolCall | null;
+  state: ToolCallState;
+  result?: Message;
+};
+
+/** A message the chat renders, with the tool-call rows shown under it. */
+export type ChatItem = { message: Message; rows: ToolCallRow[] };
+
+/**
+ * The messages the chat renders, in order. `tool` messages are not items of their own: each
+ * attaches to its call's row. A result whose call is not in the list (an orphan) becomes a
+ * generic row of the nearest assistant message before it (or, failing that, the last one);
+ * with no assistant message at all it is shown as an item of its own.
+ */
+export function chatItems(messages: readonly Message[], runLive: boolean): ChatItem[] {
+  const states = toolCallStates(messages, runLive);
+  const items: ChatItem[] = [];
+  const byId = new Map<string, ChatItem>();
+  const orphans: Array<{ msg: Message; before: ChatItem | null }> = [];
+  let lastAssistant: ChatItem | null = null;
+
+  for (const m of messages) {
+    if (m.role === "tool") {
+      if (m.tool_call_id === null || !states.has(m.tool_call_id)) orphans.push({ msg: m, before: lastAssistant });
+      continue;
+    }
+    const rows: ToolCallRow[] = m.tool_calls.map((call) => {
+      const s = states.get(call.id) ?? { state: "interrupted" as const };
+      return { key: call.id, call, ...s };
+    });
+    const item: ChatItem = { message: m, rows };
+    items.push(item);
+    byId.set(m.id, item);
+    if (m.role === "assistant") lastAssistant = item;
+  }
+
+  for (const { msg, before } of orphans) {
+    const row: ToolCallRow = { key: msg.id, call: null, state: msg.is_error ? "failed" : "done", result: msg };
+    const host = before ?? lastAssistant;
+    if (host !== null) {
+      host.rows = [...host.rows, row];
+    } else {
+      items.push({ message: msg, rows: [row] });
+    }
+  }
+  return items;
+}
+
+/** `server__tool` (the MCP naming) split for display; other names have no server. */
+export function splitToolName(name: string): { tool: string; server: string | null } {
+  const at = name.indexOf("__");
+  if (at <= 0 || at + 2 >= name.length) return { tool: name, server: null };
+  return { server: name.slice(0, at), tool: name.slice(at + 2) };
+}
+
+/** Longest argument summary shown on a row (the full JSON is one click away). */
+export const ARG_SUMMARY_MAX = 96;
+const VALUE_MAX = 40;
+
+/**
+ * A one-line summary of a call's JSON arguments: `path: "src/main.rs", limit: 20`. Nested
+ * values are abbreviated; invalid JSON is shown as its raw text. Never longer than `max`.
+ */
+export function summarizeArgs(json: string, max = ARG_SUMMARY_MAX): string {
+  let text: string;
+  const parsed = parseJson(json);
+  if (!parsed.ok) {
+    text = json.replace(/\s+/g, " ").trim();
+  } else if (isPlainObject(parsed.value)) {
+    text = Object.entries(parsed.value)
+      .map(([k, v]) => `${k}: ${shortValue(v)}`)
+      .join(", ");
+  } else {
+    text = shortValue(parsed.value);
+  }
+  return truncate(text, max);
+}
+
+/** The arguments for the expanded view: pretty JSON, or the raw text when it is not JSON. */
+export function prettyArgs(json: string): { text: string; valid: boolean } {
+  if (json.trim() === "") return { text: "(no arguments)", valid: true };
+  const parsed = parseJson(json);
+  return parsed.ok ? { text: JSON.stringify(parsed.value, null, 2), valid: true } : { text: json, valid: false };
+}
+
+function shortValue(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(truncate(v.replace(/\s+/g, " "), VALUE_MAX));
+  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[…${v.length}]`;
+  if (isPlainObject(v)) return Object.keys(v).length === 0 ? "{}" : "{…}";
+  return String(v);
+}
+
+function parseJson(json: string): { ok: true; value: unknown } | { ok: false } {
+  if (json.trim() === "") return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(json) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+}
