@@ -77,11 +77,12 @@ pub(crate) async fn save(
     status(app).await
 }
 
-/// Builds the client for a run, reading the key from the keychain when needed.
+/// Builds the client for a run, reading the key from the keychain when needed; returns it
+/// with the settings it was built from.
 pub(crate) async fn client(
     app: &App,
     choice: &ModelChoice,
-) -> Result<(Arc<dyn ModelClient>, String), AppError> {
+) -> Result<(Arc<dyn ModelClient>, ProviderSettings), AppError> {
     let (settings, key) = match choice {
         ModelChoice::Explicit { settings, api_key } => {
             settings.validate().map_err(AppError::Invalid)?;
@@ -93,8 +94,7 @@ pub(crate) async fn client(
             (settings, key)
         }
     };
-    let model = settings.model.clone();
-    Ok((workbench_providers::client_for(&settings, key), model))
+    Ok((workbench_providers::client_for(&settings, key), settings))
 }
 
 async fn read_key(

@@ -3,8 +3,10 @@ use std::sync::Arc;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use workbench_core::agent::{run, EventSink, RunOutcome, RunParts, RunSpec};
-use workbench_core::middleware::{default_chain, MAX_TURNS_PER_RUN};
+use workbench_core::agent::{
+    run, EventSink, ModelSummarizer, RunEvent, RunOutcome, RunParts, RunSpec,
+};
+use workbench_core::middleware::{default_chain, ContextCompaction, MAX_TURNS_PER_RUN};
 use workbench_core::thread::ThreadStore;
 
 use crate::provider::{self, ModelChoice};
@@ -71,7 +73,8 @@ impl App {
         }
         let id = thread_id.to_string();
         let thread = self.on_store(move |s| s.get_thread(&id)).await?;
-        let (model, model_name) = provider::client(self, &choice).await?;
+        let (model, settings) = provider::client(self, &choice).await?;
+        let (model_name, context_window) = (settings.model, settings.context_window);
         let (app, tid, state) = (self.clone(), thread_id.to_string(), thread.state.clone());
         let (setup, assembly, thread_dir) = tokio::task::spawn_blocking(move || {
             let setup = app.setup_run(&options, &model_name)?;
@@ -109,11 +112,23 @@ impl App {
                 thread_dir: Some(thread_dir),
             };
             let store: Arc<dyn ThreadStore> = self.store.clone();
+            let compaction = context_window.map(|window| {
+                let summarizer = Arc::new(ModelSummarizer::new(model.clone(), spec.model.clone()));
+                let notify = sink.clone();
+                ContextCompaction::new(summarizer, window as usize).on_compact(move |n| {
+                    notify(RunEvent::ContextCompacted {
+                        run_id: n.run_id.clone(),
+                        summarised_messages: n.summarised_messages as u32,
+                        tokens_before: n.estimated_tokens_before as u32,
+                        tokens_after: n.estimated_tokens_after as u32,
+                    })
+                })
+            });
             let parts = RunParts {
                 store,
                 model,
                 tools: assembly,
-                chain: default_chain(MAX_TURNS_PER_RUN, None),
+                chain: default_chain(MAX_TURNS_PER_RUN, compaction),
                 sink,
                 cancel: cancel.clone(),
             };

@@ -286,6 +286,7 @@ async fn the_configured_provider_and_its_key_are_used() {
         kind: ProviderKind::Openai,
         base_url: format!("{}/", srv.base_url()),
         model: " hello ".into(),
+        context_window: None,
     };
     let status = app
         .save_provider(settings, Some("sk-test".into()))
@@ -336,6 +337,7 @@ async fn bad_input_is_refused_with_a_sentence_and_nothing_is_stored() {
         kind: ProviderKind::Openai,
         base_url: "localhost:11434".into(),
         model: "m".into(),
+        context_window: None,
     };
     let err = app.save_provider(bad, None).await.err().unwrap();
     assert!(err.to_string().contains("http://"), "{err}");
@@ -371,4 +373,74 @@ async fn threads_survive_a_restart_and_can_be_renamed_and_deleted() {
     app.delete_thread(&b).await.unwrap();
     assert_eq!(app.list_threads().unwrap().len(), 1);
     assert!(app.get_thread(&b).is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_thread_is_compacted_when_the_context_window_is_known() {
+    let srv = server().await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = open_app(&dir);
+    let thread = app.create_thread(None).unwrap();
+    for i in 0..8 {
+        let choice = explicit(ProviderKind::Openai, &srv.base_url(), "hello", None);
+        let h = app
+            .start_run(
+                &thread.id,
+                &format!("question {i}"),
+                choice,
+                Recorder::default().sink(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(h.finished().await, RunOutcome::Completed);
+    }
+    let before = srv.requests().len();
+    let choice = ModelChoice::Explicit {
+        settings: ProviderSettings {
+            kind: ProviderKind::Openai,
+            base_url: srv.base_url(),
+            model: "hello".into(),
+            context_window: Some(64),
+        },
+        api_key: None,
+    };
+    let rec = Recorder::default();
+    let h = app
+        .start_run(&thread.id, "and the last one", choice, rec.sink())
+        .await
+        .unwrap();
+    assert_eq!(h.finished().await, RunOutcome::Completed);
+
+    let compacted = rec.events().iter().find_map(|e| match e {
+        RunEvent::ContextCompacted {
+            summarised_messages,
+            tokens_before,
+            tokens_after,
+            ..
+        } => Some((*summarised_messages, *tokens_before, *tokens_after)),
+        _ => None,
+    });
+    let (summarised, before_tokens, after_tokens) = compacted.expect("compaction was announced");
+    assert!(summarised > 0 && after_tokens < before_tokens);
+
+    let requests = srv.requests();
+    assert_eq!(requests.len(), before + 2, "one summary call, one turn");
+    let summary_call = serde_json::to_string(&requests[before].body).unwrap();
+    assert!(
+        summary_call.contains("question 0"),
+        "older turns were sent to summarise"
+    );
+    let turn = &requests[before + 1].body;
+    let sent = serde_json::to_string(turn).unwrap();
+    assert!(
+        !sent.contains("question 0"),
+        "older turns were replaced by the summary"
+    );
+    assert!(
+        sent.contains(HELLO),
+        "the summary (the scripted reply) is in the request"
+    );
+    assert!(sent.contains("and the last one"));
+    // Nothing stored was changed: compaction only shapes what the model is sent.
+    assert_eq!(app.get_thread(&thread.id).unwrap().messages.len(), 18);
 }

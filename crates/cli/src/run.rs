@@ -103,6 +103,7 @@ fn choice(args: &RunArgs) -> Result<ModelChoice, String> {
         kind,
         base_url: args.base_url.clone().unwrap_or_default(),
         model: args.model.clone().unwrap_or_default(),
+        context_window: None,
     };
     settings.validate()?;
     let api_key = std::env::var(API_KEY_ENV).ok().filter(|k| !k.is_empty());

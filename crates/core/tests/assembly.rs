@@ -277,5 +277,9 @@ fn a_config_name_that_differs_from_the_tools_own_is_reported() {
     let v = a.report().verdict("fetch_page").unwrap();
     assert_eq!(v.visibility, Visibility::Visible);
     assert!(v.reason.contains("config names it `fetch`"), "{}", v.reason);
-    assert!(!v.reason.ends_with(';') && !v.reason.ends_with(' '), "{:?}", v.reason);
+    assert!(
+        !v.reason.ends_with(';') && !v.reason.ends_with(' '),
+        "{:?}",
+        v.reason
+    );
 }

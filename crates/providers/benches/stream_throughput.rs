@@ -57,6 +57,7 @@ fn main() -> anyhow::Result<()> {
         kind: ProviderKind::Openai,
         base_url: base_url.clone(),
         model: "bench".into(),
+        context_window: None,
     };
     let ours = client_for_with(&settings, None, ClientOptions::default());
     let bare = reqwest::Client::new();

@@ -8,4 +8,9 @@ export type ProviderSettings = { kind: ProviderKind,
 /**
  * e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`.
  */
-base_url: string, model: string, };
+base_url: string, model: string, 
+/**
+ * The model's context window in tokens, when known. Long threads are compacted (older
+ * turns summarised) only when it is set, since a wrong guess would cut context for nothing.
+ */
+context_window?: number, };

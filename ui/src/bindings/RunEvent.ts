@@ -12,7 +12,7 @@ export type RunEvent = { "type": "run_started", run_id: string, thread_id: strin
 /**
  * True when the text is reasoning, not answer.
  */
-reasoning: boolean, } | { "type": "message_updated", message: Message, } | { "type": "usage", run_id: string, usage: Usage, } | { "type": "state_updated", thread_id: string, state: ThreadState, } | { "type": "run_finished", run_id: string, thread_id: string, outcome: RunOutcome, 
+reasoning: boolean, } | { "type": "message_updated", message: Message, } | { "type": "usage", run_id: string, usage: Usage, } | { "type": "context_compacted", run_id: string, summarised_messages: number, tokens_before: number, tokens_after: number, } | { "type": "state_updated", thread_id: string, state: ThreadState, } | { "type": "run_finished", run_id: string, thread_id: string, outcome: RunOutcome, 
 /**
  * The sentence to show when the run failed.
  */

@@ -17,6 +17,7 @@ export function ChatPane() {
   const active = state.threads.find((t) => t.id === state.activeThreadId) ?? null;
   const running = isThreadRunning(state, state.activeThreadId);
   const runError = state.activeThreadId !== null ? state.runErrors[state.activeThreadId] : undefined;
+  const runNotice = state.activeThreadId !== null ? state.runNotices[state.activeThreadId] : undefined;
   const [toolsOpen, setToolsOpen] = useState(false);
   const toolsButton = useRef<HTMLButtonElement>(null);
   const closeTools = useCallback(() => {
@@ -49,6 +50,11 @@ export function ChatPane() {
       </header>
       {toolsOpen && <ToolsInspector threadId={state.activeThreadId} onClose={closeTools} />}
       <MessageList messages={state.messages} running={running} loading={state.threadLoading} threadId={state.activeThreadId} />
+      {runNotice !== undefined && (
+        <div className="run-notice" role="status" data-testid="run-notice">
+          {runNotice}
+        </div>
+      )}
       {runError !== undefined && (
         <div className="run-error" role="alert" data-testid="run-error">
           <span>{runError}</span>

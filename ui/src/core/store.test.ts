@@ -168,3 +168,14 @@ describe("store", () => {
     }
   });
 });
+
+describe("compaction notice", () => {
+  it("says how many messages were summarised and that the thread itself is unchanged", async () => {
+    const { compactionNotice } = await import("./store");
+    const text = compactionNotice(12, 9000, 2100);
+    expect(text).toContain("12 earlier messages");
+    expect(text).toContain("9000 → 2100");
+    expect(text).toContain("unchanged");
+    expect(compactionNotice(1, 10, 5)).toContain("1 earlier message was summarised");
+  });
+});

@@ -39,6 +39,8 @@ export type AppState = {
   externalRuns: Readonly<Record<string, true>>;
   /** Run-level errors per thread (start_run rejected, run failed, cancel failed). */
   runErrors: Readonly<Record<string, string>>;
+  /** Run-level notes per thread that are not errors (the context was compacted). */
+  runNotices: Readonly<Record<string, string>>;
   /** Composer text per thread; "" is the key used before any thread exists. */
   drafts: Readonly<Record<string, string>>;
   /** Errors of sidebar actions (create, rename, delete, list). */
@@ -58,6 +60,7 @@ export const initialState: AppState = {
   liveRuns: {},
   externalRuns: {},
   runErrors: {},
+  runNotices: {},
   drafts: {},
   listError: null,
 };
@@ -142,6 +145,15 @@ export function createStore(api: Api) {
         set((s) => ({
           liveRuns: { ...s.liveRuns, [threadId]: event.run_id },
           threads: patchThread(s.threads, threadId, { running: true }),
+          runNotices: without(s.runNotices, threadId),
+        }));
+        return;
+      case "context_compacted":
+        set((s) => ({
+          runNotices: {
+            ...s.runNotices,
+            [threadId]: compactionNotice(event.summarised_messages, event.tokens_before, event.tokens_after),
+          },
         }));
         return;
       case "message_added":
@@ -390,4 +402,10 @@ export function createStore(api: Api) {
     onRunEvent,
     ...actions,
   };
+}
+
+/** The sentence shown when older turns were summarised to fit the model's context window. */
+export function compactionNotice(messages: number, before: number, after: number): string {
+  const noun = messages === 1 ? "message was" : "messages were";
+  return `To fit the model's context window, ${messages} earlier ${noun} summarised for the model (about ${before} → ${after} tokens). The conversation here is unchanged.`;
 }

@@ -43,6 +43,7 @@ pub fn explicit(kind: ProviderKind, base_url: &str, model: &str, key: Option<&st
             kind,
             base_url: base_url.into(),
             model: model.into(),
+            context_window: None,
         },
         api_key: key.map(str::to_string),
     }

@@ -55,6 +55,14 @@ pub enum RunEvent {
         run_id: String,
         usage: Usage,
     },
+    /// Older turns were summarised to fit the model's context window; the stored messages are
+    /// unchanged, only what the model is sent.
+    ContextCompacted {
+        run_id: String,
+        summarised_messages: u32,
+        tokens_before: u32,
+        tokens_after: u32,
+    },
     /// A tool changed the thread's state (promoted tools, artifacts); this is the new state.
     StateUpdated {
         thread_id: String,

@@ -2,6 +2,8 @@
 
 mod events;
 mod run;
+mod summarize;
 
 pub use events::{EventSink, RunEvent, RunOutcome};
 pub use run::{run, RunParts, RunSpec};
+pub use summarize::ModelSummarizer;

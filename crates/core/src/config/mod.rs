@@ -33,6 +33,11 @@ pub struct ProviderSettings {
     /// e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`.
     pub base_url: String,
     pub model: String,
+    /// The model's context window in tokens, when known. Long threads are compacted (older
+    /// turns summarised) only when it is set, since a wrong guess would cut context for nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub context_window: Option<u32>,
 }
 
 impl ProviderSettings {
@@ -87,6 +92,7 @@ mod tests {
             kind: ProviderKind::Openai,
             base_url: url.into(),
             model: model.into(),
+            context_window: None,
         }
     }
 

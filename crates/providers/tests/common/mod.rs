@@ -61,6 +61,7 @@ pub fn client_with(
         kind,
         base_url: base_url.into(),
         model: "hello".into(),
+        context_window: None,
     };
     let options = ClientOptions {
         retry,
