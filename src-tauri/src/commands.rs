@@ -113,7 +113,10 @@ pub async fn explain_tools(
         agent,
         skills: skills.unwrap_or_default(),
     };
-    off_thread(&app, move |a| a.explain_tools(thread_id.as_deref(), &options)).await
+    off_thread(&app, move |a| {
+        a.explain_tools(thread_id.as_deref(), &options)
+    })
+    .await
 }
 
 #[tauri::command]
