@@ -11,6 +11,8 @@ use workbench_core::tools::assembly::{
 use workbench_core::tools::sources::{CandidateSource, SourceContext};
 use workbench_core::tools::{DeferredCatalog, Tool};
 
+use workbench_sandbox::ThreadRoots;
+
 use crate::agents::{load_agents, CustomAgent};
 use crate::skills::{load_skills, Skill};
 use crate::{App, AppError};
@@ -39,6 +41,27 @@ impl CandidateSource for BuiltinSource {
         vec![Candidate::new(Arc::new(RetrieveToolResult::new(
             ctx.thread_dir.clone(),
         )))]
+    }
+}
+
+/// The sandbox's file and search tools over the thread's folders. The shell joins them once
+/// approvals exist (its default policy is "ask").
+pub(crate) struct SandboxSource;
+
+impl CandidateSource for SandboxSource {
+    fn name(&self) -> &str {
+        "sandbox"
+    }
+
+    fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
+        let roots = ThreadRoots::under(&ctx.thread_dir);
+        if let Err(e) = roots.create() {
+            tracing::warn!(error = %e, "the thread's folders could not be created");
+        }
+        workbench_sandbox::fs::file_tools(&roots)
+            .into_iter()
+            .map(Candidate::new)
+            .collect()
     }
 }
 
@@ -159,6 +182,7 @@ impl App {
             thread_dir: self.data.thread_dir(thread_id),
         };
         let mut candidates = BuiltinSource.candidates(&ctx);
+        candidates.extend(SandboxSource.candidates(&ctx));
         if let Ok(sources) = self.sources.read() {
             for source in sources.iter() {
                 candidates.extend(source.candidates(&ctx));

@@ -307,3 +307,48 @@ async fn a_model_repeating_the_same_call_is_warned_then_stopped() {
     let calls: usize = messages.iter().map(|m| m.tool_calls.len()).sum();
     assert_eq!(calls, results.len());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agent_writes_a_file_into_the_threads_outputs_folder() {
+    let srv = ScriptedServer::start(fixtures(), ServerOptions::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let app = open_app(&dir);
+    let thread = app.create_thread(None).unwrap();
+    let choice = explicit(ProviderKind::Openai, &srv.base_url(), "loop-write", None);
+    let h = app
+        .start_run(
+            &thread.id,
+            "Write me a greeting",
+            choice,
+            Recorder::default().sink(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(h.finished().await, RunOutcome::Completed);
+
+    let written = dir
+        .path()
+        .join("threads")
+        .join(&thread.id)
+        .join("outputs/hello.txt");
+    assert_eq!(
+        std::fs::read_to_string(&written).unwrap(),
+        "Hello from the agent\n"
+    );
+    let messages = app.get_thread(&thread.id).unwrap().messages;
+    let result = tool_results(&messages)[0];
+    assert!(!result.is_error, "{}", result.content);
+    // The model sees only virtual paths, never the host folder.
+    assert!(
+        !result.content.contains(dir.path().to_str().unwrap()),
+        "{}",
+        result.content
+    );
+    let first = request_tool_names(&srv.requests()[0].body);
+    for name in ["ls", "read_file", "write_file", "str_replace", "grep"] {
+        assert!(
+            first.contains(&name.to_string()),
+            "{name} missing from {first:?}"
+        );
+    }
+}

@@ -77,6 +77,10 @@ fn an_agents_tool_groups_hide_other_groups_and_say_so() {
         v["reason"],
         "group `builtin` is not in agent `researcher`'s tool_groups (web, file)"
     );
+    // The sandbox's file tools are in group `file`, its search tools in group `search`.
+    assert_eq!(verdict(&report, "read_file")["visibility"], "visible");
+    assert_eq!(verdict(&report, "write_file")["visibility"], "visible");
+    assert_eq!(verdict(&report, "grep")["gate"], "agent_tool_groups");
 }
 
 #[test]
@@ -88,6 +92,8 @@ fn an_active_skill_narrows_the_tools_and_is_named() {
     assert_eq!(v["visibility"], "hidden");
     assert_eq!(v["gate"], "skill_allowed_tools");
     assert!(v["reason"].as_str().unwrap().contains("`pdf-tools`"));
+    assert_eq!(verdict(&report, "read_file")["visibility"], "visible");
+    assert_eq!(verdict(&report, "ls")["gate"], "skill_allowed_tools");
     // A skill without allowed_tools narrows nothing.
     let (_, report, _) = explain(data.path(), &["--skill", "notes"]);
     assert_eq!(
@@ -120,5 +126,7 @@ fn the_table_form_ends_with_a_summary() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("TOOL"), "{text}");
-    assert!(text.contains("0 visible, 0 deferred, 1 hidden"), "{text}");
+    // ls, read_file, write_file, str_replace visible; glob, grep, file_search and
+    // retrieve_tool_result hidden by the agent's groups.
+    assert!(text.contains("4 visible, 0 deferred, 4 hidden"), "{text}");
 }
