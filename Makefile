@@ -13,7 +13,7 @@ APP_BIN := target/debug/workbench-desktop
 CLI_BIN := target/debug/workbench
 SCRIPTED_BIN := target/debug/scripted-model
 
-.PHONY: run test setup build ui app bindings check-bindings lint test-rust test-ui test-browser test-e2e bench bundle clean
+.PHONY: run test setup build ui app bindings check-bindings lint test-rust test-ui test-browser test-e2e bench clean
 
 run: setup build
 	scripts/run-app.sh $(APP_BIN)
@@ -83,10 +83,6 @@ test-e2e: app
 bench:
 	cargo bench -p workbench-providers --bench stream_throughput
 	cargo bench -p workbench-store --bench append_delta
-
-# Installable packages (deb, rpm) of a release build.
-bundle: setup
-	cd ui && npx tauri build --config ../tauri.conf.json --bundles deb,rpm
 
 clean:
 	cargo clean
