@@ -80,10 +80,12 @@ impl App {
             let setup = app.setup_run(&options, &model_name)?;
             let assembly = app.assemble_for(&tid, &state, &setup.input)?;
             let dir = app.data.thread_dir(&tid);
-            std::fs::create_dir_all(&dir).map_err(|e| AppError::DataDir {
-                path: dir.display().to_string(),
-                detail: e.to_string(),
-            })?;
+            workbench_sandbox::ThreadRoots::under(&dir)
+                .create()
+                .map_err(|e| AppError::DataDir {
+                    path: dir.display().to_string(),
+                    detail: e.to_string(),
+                })?;
             Ok::<_, AppError>((setup, assembly, dir))
         })
         .await

@@ -54,11 +54,9 @@ impl CandidateSource for SandboxSource {
     }
 
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        let roots = ThreadRoots::under(&ctx.thread_dir);
-        if let Err(e) = roots.create() {
-            tracing::warn!(error = %e, "the thread's folders could not be created");
-        }
-        workbench_sandbox::fs::file_tools(&roots)
+        // Listing never touches the disk (explain_tools lists for threads that may not exist);
+        // the run creates the folders before it starts.
+        workbench_sandbox::fs::file_tools(&ThreadRoots::under(&ctx.thread_dir))
             .into_iter()
             .map(Candidate::new)
             .collect()

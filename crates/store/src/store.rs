@@ -176,6 +176,31 @@ impl SqliteStore {
     }
 
     /// Maps a SQLite error into `StoreError::Db` naming the operation and the file.
+    /// Runs `sql` (`?1` = thread id, `?2` = value) on one thread's row; a missing thread is
+    /// `ThreadNotFound`.
+    fn change_thread(
+        &self,
+        op: &'static str,
+        thread_id: &str,
+        sql: &str,
+        value: &str,
+    ) -> Result<(), StoreError> {
+        let inner = self.lock();
+        let n = inner
+            .conn
+            .execute(sql, params![thread_id, value])
+            .map_err(self.db(op))?;
+        Self::found(n, thread_id)
+    }
+
+    /// `ThreadNotFound` when a statement on one thread's row changed nothing.
+    fn found(changed: usize, thread_id: &str) -> Result<(), StoreError> {
+        if changed == 0 {
+            return Err(StoreError::ThreadNotFound(thread_id.to_string()));
+        }
+        Ok(())
+    }
+
     fn db(&self, op: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
         move |e| StoreError::Db {
             op,
@@ -350,20 +375,14 @@ impl ThreadStore for SqliteStore {
                 detail: "the title is empty".into(),
             });
         }
-        let inner = self.lock();
         // Renaming does not bump `updated_at`: the sidebar orders by activity, and an
         // automatic title after the first reply must not reshuffle it.
-        let n = inner
-            .conn
-            .execute(
-                "UPDATE threads SET title = ?2 WHERE id = ?1",
-                params![thread_id, title],
-            )
-            .map_err(self.db(OP))?;
-        if n == 0 {
-            return Err(StoreError::ThreadNotFound(thread_id.to_string()));
-        }
-        Ok(())
+        self.change_thread(
+            OP,
+            thread_id,
+            "UPDATE threads SET title = ?2 WHERE id = ?1",
+            &title,
+        )
     }
 
     fn save_thread_state(&self, thread_id: &str, state: &ThreadState) -> Result<(), StoreError> {
@@ -372,31 +391,22 @@ impl ThreadStore for SqliteStore {
             op: OP,
             detail: e.to_string(),
         })?;
-        let inner = self.lock();
-        let n = inner
-            .conn
-            .execute(
-                "UPDATE threads SET state_json = ?2 WHERE id = ?1",
-                params![thread_id, json],
-            )
-            .map_err(self.db(OP))?;
-        if n == 0 {
-            return Err(StoreError::ThreadNotFound(thread_id.to_string()));
-        }
-        Ok(())
+        self.change_thread(
+            OP,
+            thread_id,
+            "UPDATE threads SET state_json = ?2 WHERE id = ?1",
+            &json,
+        )
     }
 
     fn delete_thread(&self, thread_id: &str) -> Result<(), StoreError> {
-        let inner = self.lock();
         // Messages, their deltas and the thread's runs go with it (ON DELETE CASCADE).
+        let inner = self.lock();
         let n = inner
             .conn
             .execute("DELETE FROM threads WHERE id = ?1", [thread_id])
             .map_err(self.db("delete a thread"))?;
-        if n == 0 {
-            return Err(StoreError::ThreadNotFound(thread_id.to_string()));
-        }
-        Ok(())
+        Self::found(n, thread_id)
     }
 
     fn begin_run(&self, thread_id: &str, run_id: &str) -> Result<(), StoreError> {
