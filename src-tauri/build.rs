@@ -15,6 +15,9 @@ const COMMANDS: &[&str] = &[
     "start_run",
     "cancel_run",
     "explain_tools",
+    "answer_approval",
+    "approval_policy",
+    "set_approval_policy",
 ];
 
 fn main() {

@@ -7,7 +7,8 @@ use tauri::State;
 use workbench_app::{App, AppError, ModelChoice, RunOptions};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
-use workbench_core::thread::{Thread, ThreadSummary, ThreadView};
+use workbench_core::middleware::ApprovalPolicy;
+use workbench_core::thread::{ApprovalDecision, Thread, ThreadSummary, ThreadView};
 use workbench_core::tools::VisibilityReport;
 
 type AppState<'a> = State<'a, Arc<App>>;
@@ -98,6 +99,47 @@ pub async fn start_run(
         .await
         .map_err(user_facing)?;
     Ok(handle.run_id)
+}
+
+/// Answers a tool call waiting for approval. When it was the last open one the thread
+/// resumes: the new run's events stream on `on_event` and its id is returned.
+#[tauri::command]
+pub async fn answer_approval(
+    app: AppState<'_>,
+    thread_id: String,
+    call_id: String,
+    decision: ApprovalDecision,
+    on_event: Channel<RunEvent>,
+) -> CmdResult<Option<String>> {
+    let sink = Arc::new(move |event: RunEvent| {
+        if let Err(e) = on_event.send(event) {
+            tracing::debug!(error = %e, "run event not delivered");
+        }
+    });
+    let app: Arc<App> = Arc::clone(&app);
+    let handle = app
+        .answer_approval(
+            &thread_id,
+            &call_id,
+            decision,
+            ModelChoice::Configured,
+            sink,
+        )
+        .await
+        .map_err(user_facing)?;
+    Ok(handle.map(|h| h.run_id))
+}
+
+/// The approval rules (per tool and per group).
+#[tauri::command]
+pub async fn approval_policy(app: AppState<'_>) -> CmdResult<ApprovalPolicy> {
+    off_thread(&app, |a| a.approval_policy()).await
+}
+
+/// Replaces the approval rules.
+#[tauri::command]
+pub async fn set_approval_policy(app: AppState<'_>, policy: ApprovalPolicy) -> CmdResult<()> {
+    off_thread(&app, move |a| a.set_approval_policy(&policy)).await
 }
 
 /// The visibility report of a thread's next run: every candidate tool and why it is visible,

@@ -35,6 +35,9 @@ pub fn run() {
             commands::start_run,
             commands::cancel_run,
             commands::explain_tools,
+            commands::answer_approval,
+            commands::approval_policy,
+            commands::set_approval_policy,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

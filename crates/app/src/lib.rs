@@ -5,19 +5,23 @@
 //! Not here: how things are drawn or printed (front-ends), wire formats (providers), SQL (store).
 
 pub mod agents;
+mod approvals;
 mod error;
 mod frontmatter;
 mod paths;
 mod provider;
 mod runs;
+mod shells;
 pub mod skills;
 mod title;
 mod tools;
 
+pub use approvals::APPROVAL_POLICY_SETTING;
 pub use error::AppError;
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
 pub use runs::RunHandle;
+pub use shells::ShellSettings;
 pub use tools::RunOptions;
 
 use std::collections::HashMap;
@@ -40,6 +44,8 @@ pub struct App {
     runs: Mutex<HashMap<String, runs::LiveRun>>,
     /// Tool sources besides the built-ins, in dedupe order (MCP arrives here).
     sources: RwLock<Vec<Arc<dyn workbench_core::tools::sources::CandidateSource>>>,
+    /// Each thread's confined shell and background jobs.
+    shells: shells::Shells,
 }
 
 impl App {
@@ -61,6 +67,7 @@ impl App {
             secrets,
             runs: Mutex::new(HashMap::new()),
             sources: RwLock::new(Vec::new()),
+            shells: shells::Shells::detect(),
         }))
     }
 
@@ -122,6 +129,7 @@ impl App {
         if let Some(done) = self.cancel_and_take(thread_id) {
             let _ = done.await;
         }
+        self.shells.forget(thread_id);
         let id = thread_id.to_string();
         self.on_store(move |s| s.delete_thread(&id)).await
     }

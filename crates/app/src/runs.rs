@@ -4,7 +4,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use workbench_core::agent::{
-    run, EventSink, ModelSummarizer, RunEvent, RunOutcome, RunParts, RunSpec,
+    run, EventSink, ModelSummarizer, RunEvent, RunInput, RunOutcome, RunParts, RunSpec,
 };
 use workbench_core::middleware::{default_chain, ContextCompaction, MAX_TURNS_PER_RUN};
 use workbench_core::thread::ThreadStore;
@@ -71,6 +71,43 @@ impl App {
                 MAX_USER_MESSAGE_BYTES / 1024
             )));
         }
+        let (id, opts) = (run_options_key(thread_id), options.clone());
+        self.on_store(move |s| s.set_setting(&id, &opts)).await?;
+        self.launch(
+            thread_id,
+            RunInput::Message(content.to_string()),
+            choice,
+            options,
+            sink,
+        )
+        .await
+    }
+
+    /// Resumes a thread whose pending calls the user has all answered, with the agent and
+    /// skills of the run that stopped.
+    pub(crate) async fn resume_run(
+        self: &Arc<Self>,
+        thread_id: &str,
+        choice: ModelChoice,
+        sink: EventSink,
+    ) -> Result<RunHandle, AppError> {
+        let key = run_options_key(thread_id);
+        let options = self
+            .on_store(move |s| s.get_setting::<RunOptions>(&key))
+            .await?
+            .unwrap_or_default();
+        self.launch(thread_id, RunInput::Resume, choice, options, sink)
+            .await
+    }
+
+    async fn launch(
+        self: &Arc<Self>,
+        thread_id: &str,
+        input: RunInput,
+        choice: ModelChoice,
+        options: RunOptions,
+        sink: EventSink,
+    ) -> Result<RunHandle, AppError> {
         let id = thread_id.to_string();
         let thread = self.on_store(move |s| s.get_thread(&id)).await?;
         let (model, settings) = provider::client(self, &choice).await?;
@@ -78,7 +115,7 @@ impl App {
         let (app, tid, state) = (self.clone(), thread_id.to_string(), thread.state.clone());
         let (setup, assembly, thread_dir) = tokio::task::spawn_blocking(move || {
             let setup = app.setup_run(&options, &model_name)?;
-            let assembly = app.assemble_for(&tid, &state, &setup.input)?;
+            let assembly = app.assemble_for(&tid, &state, &setup)?;
             let dir = app.data.thread_dir(&tid);
             workbench_sandbox::ThreadRoots::under(&dir)
                 .create()
@@ -97,6 +134,7 @@ impl App {
             .and_then(|a| a.model.clone())
             .unwrap_or_else(|| setup.input.model.name.clone());
 
+        let policy = self.approval_policy()?;
         let run_id = workbench_core::new_id();
         let cancel = CancellationToken::new();
         let (done_tx, done_rx) = oneshot::channel();
@@ -108,7 +146,7 @@ impl App {
             let spec = RunSpec {
                 thread_id: thread_id.to_string(),
                 run_id: run_id.clone(),
-                user_message: content.to_string(),
+                input: input.clone(),
                 model: model_name,
                 system: Some(system),
                 thread_dir: Some(thread_dir),
@@ -130,7 +168,7 @@ impl App {
                 store,
                 model,
                 tools: assembly,
-                chain: default_chain(MAX_TURNS_PER_RUN, compaction),
+                chain: default_chain(MAX_TURNS_PER_RUN, Some(policy), compaction),
                 sink,
                 cancel: cancel.clone(),
             };
@@ -155,7 +193,7 @@ impl App {
             );
         }
         tracing::info!(%run_id, %thread_id, "run started");
-        if thread.title == DEFAULT_THREAD_TITLE {
+        if let (RunInput::Message(content), true) = (&input, thread.title == DEFAULT_THREAD_TITLE) {
             if let Some(title) = title::from_first_message(content) {
                 let id = thread_id.to_string();
                 if let Err(e) = self.on_store(move |s| s.rename_thread(&id, &title)).await {
@@ -193,9 +231,23 @@ impl App {
         }
     }
 
+    /// Whether a run of this thread is live in this process.
+    pub(crate) fn is_running(&self, thread_id: &str) -> bool {
+        self.runs
+            .lock()
+            .map(|r| r.contains_key(thread_id))
+            .unwrap_or(false)
+    }
+
     pub(crate) fn cancel_and_take(&self, thread_id: &str) -> Option<JoinHandle<()>> {
         let run = self.runs.lock().ok()?.remove(thread_id)?;
         run.cancel.cancel();
         Some(run.task)
     }
+}
+
+/// Settings key holding the agent and skills of a thread's last run, so a resumed run uses
+/// the same tools.
+pub(crate) fn run_options_key(thread_id: &str) -> String {
+    format!("thread.run_options.{thread_id}")
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use workbench_core::builtins::{RetrieveToolResult, ToolSearch};
 use workbench_core::thread::{ThreadState, ThreadStore};
 use workbench_core::tools::assembly::{
-    assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps, ShellPolicy,
+    assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps,
 };
 use workbench_core::tools::sources::{CandidateSource, SourceContext};
 use workbench_core::tools::{DeferredCatalog, Tool};
@@ -14,6 +14,7 @@ use workbench_core::tools::{DeferredCatalog, Tool};
 use workbench_sandbox::ThreadRoots;
 
 use crate::agents::{load_agents, CustomAgent};
+use crate::shells::{ShellSettings, Shells, SHELL_NETWORK_SETTING, SHELL_UNCONFINED_SETTING};
 use crate::skills::{load_skills, Skill};
 use crate::{App, AppError};
 
@@ -21,7 +22,7 @@ use crate::{App, AppError};
 const DEFER_MCP_SETTING: &str = "tools.defer_mcp";
 
 /// The agent and skills a run uses.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunOptions {
     /// A custom agent by name; `None` = the default agent.
     pub agent: Option<String>,
@@ -44,22 +45,24 @@ impl CandidateSource for BuiltinSource {
     }
 }
 
-/// The sandbox's file and search tools over the thread's folders. The shell joins them once
-/// approvals exist (its default policy is "ask").
-pub(crate) struct SandboxSource;
+/// The sandbox's file and search tools over the thread's folders, and the thread's shell.
+pub(crate) struct SandboxSource<'a> {
+    pub shells: &'a Shells,
+    pub shell: ShellSettings,
+}
 
-impl CandidateSource for SandboxSource {
+impl CandidateSource for SandboxSource<'_> {
     fn name(&self) -> &str {
         "sandbox"
     }
 
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        // Listing never touches the disk (explain_tools lists for threads that may not exist);
-        // the run creates the folders before it starts.
-        workbench_sandbox::fs::file_tools(&ThreadRoots::under(&ctx.thread_dir))
-            .into_iter()
-            .map(Candidate::new)
-            .collect()
+        // Listing never writes into the thread's folder (explain_tools lists for threads that
+        // may not exist); the run creates the folders before it starts.
+        let roots = ThreadRoots::under(&ctx.thread_dir);
+        let mut tools = workbench_sandbox::fs::file_tools(&roots);
+        tools.extend(self.shells.tools(&ctx.thread_id, &roots, self.shell));
+        tools.into_iter().map(Candidate::new).collect()
     }
 }
 
@@ -68,6 +71,7 @@ pub(crate) struct RunSetup {
     pub agent: Option<CustomAgent>,
     pub skills: Vec<Skill>,
     pub input: AssemblyInput,
+    pub shell: ShellSettings,
 }
 
 fn make_search(catalog: Arc<DeferredCatalog>) -> Arc<dyn Tool> {
@@ -128,6 +132,7 @@ impl App {
             .store
             .get_setting::<bool>(DEFER_MCP_SETTING)?
             .unwrap_or(true);
+        let shell = self.shell_settings()?;
         let input = AssemblyInput {
             agent: match &agent {
                 Some(a) => {
@@ -143,8 +148,7 @@ impl App {
                     ..Default::default()
                 },
             },
-            // No shell tool exists yet; the sandbox slice reports its confinement here.
-            shell: ShellPolicy::default(),
+            shell: self.shells.policy(shell),
             model: ModelCaps {
                 name: model.to_string(),
                 vision: false,
@@ -166,21 +170,50 @@ impl App {
             agent,
             skills,
             input,
+            shell,
         })
+    }
+
+    /// The shell settings the user chose (both off by default).
+    pub fn shell_settings(&self) -> Result<ShellSettings, AppError> {
+        Ok(ShellSettings {
+            allow_network: self
+                .store
+                .get_setting::<bool>(SHELL_NETWORK_SETTING)?
+                .unwrap_or(false),
+            allow_unconfined: self
+                .store
+                .get_setting::<bool>(SHELL_UNCONFINED_SETTING)?
+                .unwrap_or(false),
+        })
+    }
+
+    /// Saves the shell settings; the next run of each thread gets a shell made with them.
+    pub fn set_shell_settings(&self, settings: ShellSettings) -> Result<(), AppError> {
+        self.store
+            .set_setting(SHELL_NETWORK_SETTING, &settings.allow_network)?;
+        self.store
+            .set_setting(SHELL_UNCONFINED_SETTING, &settings.allow_unconfined)?;
+        Ok(())
     }
 
     pub(crate) fn assemble_for(
         &self,
         thread_id: &str,
         state: &ThreadState,
-        input: &AssemblyInput,
+        setup: &RunSetup,
     ) -> Result<Assembly, AppError> {
+        let input = &setup.input;
         let ctx = SourceContext {
             thread_id: thread_id.to_string(),
             thread_dir: self.data.thread_dir(thread_id),
         };
         let mut candidates = BuiltinSource.candidates(&ctx);
-        candidates.extend(SandboxSource.candidates(&ctx));
+        let sandbox = SandboxSource {
+            shells: &self.shells,
+            shell: setup.shell,
+        };
+        candidates.extend(sandbox.candidates(&ctx));
         if let Ok(sources) = self.sources.read() {
             for source in sources.iter() {
                 candidates.extend(source.candidates(&ctx));
@@ -205,7 +238,7 @@ impl App {
             .map(|s| s.model)
             .unwrap_or_default();
         let setup = self.setup_run(options, &model)?;
-        let assembly = self.assemble_for(thread_id.unwrap_or("preview"), &state, &setup.input)?;
+        let assembly = self.assemble_for(thread_id.unwrap_or("preview"), &state, &setup)?;
         Ok(assembly.report().clone())
     }
 }

@@ -1,5 +1,6 @@
 //! `workbench`: runs prompts in threads headlessly, with the same core and store as the app.
 
+mod approve;
 mod run;
 mod tools;
 
@@ -36,6 +37,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Answers a tool call waiting for approval; the thread resumes when nothing else waits.
+    Approve(approve::ApproveArgs),
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
     Tools(tools::ToolsArgs),
 }
@@ -44,6 +47,8 @@ enum Command {
 const EXIT_RUN_FAILED: u8 = 1;
 /// Exit status for bad input or setup problems.
 const EXIT_USAGE: u8 = 2;
+/// Exit status when the run stopped to wait for the user (an approval to answer).
+const EXIT_WAITING: u8 = 3;
 /// Exit status when the user interrupted the run (as shells report SIGINT).
 const EXIT_CANCELLED: u8 = 130;
 
@@ -77,6 +82,7 @@ fn main() -> ExitCode {
         };
         match cli.command {
             Command::Run(args) => run::run(app, args).await,
+            Command::Approve(args) => approve::approve(app, args).await,
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
             Command::Tools(args) => tools::run(&app, args),

@@ -12,3 +12,9 @@ mod store;
 
 pub use store::{SqliteStore, BUSY_TIMEOUT, MAX_TITLE_CHARS};
 pub use workbench_core::thread::StoreError;
+
+/// Schema migration step `i` (taking a database from version `i` to `i + 1`), for tests that
+/// build a database as an older release left it.
+pub fn schema_step(i: usize) -> Option<&'static str> {
+    schema::MIGRATIONS.get(i).copied()
+}

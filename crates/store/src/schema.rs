@@ -65,4 +65,25 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         value_json  TEXT NOT NULL
     );
     "#,
+    // 2: a run may end waiting for the user (approvals). SQLite cannot change a CHECK, so the
+    // runs table is rebuilt with the same rows.
+    r#"
+    CREATE TABLE runs_v2 (
+        id          TEXT PRIMARY KEY,
+        thread_id   TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        pid         INTEGER NOT NULL,
+        proc_start  INTEGER,
+        status      TEXT NOT NULL
+                    CHECK (status IN ('running', 'completed', 'cancelled', 'failed',
+                                      'interrupted', 'waiting_for_user')),
+        started_at  INTEGER NOT NULL,
+        ended_at    INTEGER
+    );
+    INSERT INTO runs_v2 (id, thread_id, pid, proc_start, status, started_at, ended_at)
+        SELECT id, thread_id, pid, proc_start, status, started_at, ended_at FROM runs;
+    DROP TABLE runs;
+    ALTER TABLE runs_v2 RENAME TO runs;
+    CREATE INDEX runs_running ON runs (id) WHERE status = 'running';
+    CREATE INDEX runs_by_thread ON runs (thread_id);
+    "#,
 ];

@@ -25,7 +25,7 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub const MAX_TITLE_CHARS: usize = 200;
 
 /// Run statuses `end_run` accepts; `running` and `interrupted` are the store's own to set.
-const END_STATUSES: [&str; 3] = ["completed", "cancelled", "failed"];
+const END_STATUSES: [&str; 4] = ["completed", "cancelled", "failed", "waiting_for_user"];
 
 /// Threads, messages, runs and settings in one SQLite file (WAL mode, so several processes may
 /// use it at once). Every method has committed when it returns.

@@ -174,3 +174,31 @@ fn a_run_owned_by_another_live_process_waits_until_that_process_exits() {
     assert_eq!(reply.status, MessageStatus::Interrupted);
     assert_eq!(reply.content, "theirs");
 }
+
+#[test]
+fn a_version_1_database_keeps_its_runs_and_can_end_one_waiting_for_the_user() {
+    let (_dir, path) = db_path();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    {
+        // A database as the first release left it: schema step 1 only, with a run in it.
+        let conn = raw(&path);
+        conn.execute_batch(workbench_store::schema_step(0).unwrap())
+            .unwrap();
+        conn.execute_batch(
+            "PRAGMA user_version = 1;
+             INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t', 'old', 1, 1);
+             INSERT INTO runs (id, thread_id, pid, status, started_at, ended_at)
+                 VALUES ('r-old', 't', 1, 'completed', 1, 2);",
+        )
+        .unwrap();
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(run_status(&path, "r-old"), "completed", "old runs are kept");
+    store.begin_run("t", "r-new").unwrap();
+    store.end_run("r-new", "waiting_for_user").unwrap();
+    assert_eq!(run_status(&path, "r-new"), "waiting_for_user");
+    assert!(
+        store.end_run("r-new", "paused").is_err(),
+        "an unknown ending is still refused"
+    );
+}

@@ -3,4 +3,4 @@
 /**
  * How a run ended.
  */
-export type RunOutcome = "completed" | "cancelled" | "failed";
+export type RunOutcome = "completed" | "cancelled" | "failed" | "waiting_for_user";

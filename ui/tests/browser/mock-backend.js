@@ -60,7 +60,7 @@
       title: t.title,
       created_at: t.updated_at,
       updated_at: t.updated_at,
-      state: { promoted: null, artifacts: [] },
+      state: { promoted: null, artifacts: [], pending: [] },
       externalRunning: !!t.running,
     });
     state.messages.set(t.id, (t.messages || []).map((m) => message(t.id, m)));
@@ -211,7 +211,7 @@
     },
     list_threads: () => [...state.threads.values()].map(summary),
     create_thread: ({ title }) => {
-      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: { promoted: null, artifacts: [] } };
+      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: { promoted: null, artifacts: [], pending: [] } };
       state.threads.set(t.id, t);
       state.messages.set(t.id, []);
       const { externalRunning: _e, ...out } = t;

@@ -13,6 +13,8 @@ pub enum RunOutcome {
     Completed,
     Cancelled,
     Failed,
+    /// Stopped on tool calls the user must approve; answering them resumes the thread.
+    WaitingForUser,
 }
 
 impl RunOutcome {
@@ -22,6 +24,7 @@ impl RunOutcome {
             Self::Completed => "completed",
             Self::Cancelled => "cancelled",
             Self::Failed => "failed",
+            Self::WaitingForUser => "waiting_for_user",
         }
     }
 }

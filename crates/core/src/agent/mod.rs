@@ -5,5 +5,5 @@ mod run;
 mod summarize;
 
 pub use events::{EventSink, RunEvent, RunOutcome};
-pub use run::{run, RunParts, RunSpec};
+pub use run::{run, RunInput, RunParts, RunSpec};
 pub use summarize::ModelSummarizer;

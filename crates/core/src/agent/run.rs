@@ -7,23 +7,38 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info_span, warn, Instrument};
 
 use super::events::{EventSink, RunEvent, RunOutcome};
+use crate::middleware::Approval;
 use crate::middleware::{Chain, Flow, RunInfo};
 use crate::model::{ModelClient, ModelError, ModelRequest, StreamEvent};
-use crate::thread::{Message, MessageStatus, StoreError, ThreadState, ThreadStore, ToolCall};
+use crate::thread::{
+    denied_result, Message, MessageStatus, PendingCall, StoreError, ThreadState, ThreadStore,
+    ToolCall, SUPERSEDED_RESULT,
+};
 use crate::tools::assembly::Assembly;
-use crate::tools::{ToolContext, ToolError, ToolOutput};
+use crate::tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 /// What the model reads when a tool panicked instead of returning.
 const TOOL_CRASHED: &str =
     "the tool crashed while running; this is a bug in the tool, not in your call";
 
-/// What to run: one user message, answered by model turns and tool calls until the model
-/// answers in text, a middleware stops the run, or the user cancels.
+/// What starts a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunInput {
+    /// A new message from the user. Calls still waiting for an answer are settled first (the
+    /// model reads that the user moved on).
+    Message(String),
+    /// The user answered every pending call of the thread: run the allowed ones, tell the
+    /// model about the denied ones, and go on.
+    Resume,
+}
+
+/// What to run: model turns and tool calls until the model answers in text, a middleware
+/// stops the run, a call needs the user's approval, or the user cancels.
 #[derive(Debug, Clone)]
 pub struct RunSpec {
     pub thread_id: String,
     pub run_id: String,
-    pub user_message: String,
+    pub input: RunInput,
     pub model: String,
     pub system: Option<String>,
     /// The thread's own folder, for middlewares that spill large outputs.
@@ -88,11 +103,6 @@ async fn drive(parts: &RunParts, spec: &RunSpec) -> Result<Outcome, StoreError> 
         thread_id: spec.thread_id.clone(),
     });
 
-    let user = Message::user(&spec.thread_id, spec.user_message.clone());
-    let (s, m) = (store.clone(), user.clone());
-    blocking(move || s.append_message(&m)).await?;
-    sink(RunEvent::MessageAdded { message: user });
-
     let (s, t) = (store.clone(), spec.thread_id.clone());
     let mut state = blocking(move || s.get_thread(&t)).await?.state;
     let mut info = RunInfo {
@@ -101,6 +111,21 @@ async fn drive(parts: &RunParts, spec: &RunSpec) -> Result<Outcome, StoreError> 
         turns: 0,
         thread_dir: spec.thread_dir.clone(),
     };
+
+    match &spec.input {
+        RunInput::Message(text) => {
+            settle_superseded(parts, spec, &mut state).await?;
+            let user = Message::user(&spec.thread_id, text.clone());
+            let (s, m) = (store.clone(), user.clone());
+            blocking(move || s.append_message(&m)).await?;
+            sink(RunEvent::MessageAdded { message: user });
+        }
+        RunInput::Resume => {
+            if let Some(ended) = resume_pending(parts, spec, &mut state, &info).await? {
+                return Ok(ended);
+            }
+        }
+    }
 
     loop {
         let reply = match model_turn(parts, spec, &state, &info).await? {
@@ -118,10 +143,115 @@ async fn drive(parts: &RunParts, spec: &RunSpec) -> Result<Outcome, StoreError> 
             }
             return Ok((RunOutcome::Failed, Some(reason)));
         }
-        if run_tools(parts, spec, &reply.tool_calls, &mut state, &info).await? {
-            return Ok((RunOutcome::Cancelled, None));
+        match run_tools(parts, spec, &reply.tool_calls, &mut state, &info, false).await? {
+            ToolsEnded::Done => {}
+            ToolsEnded::Cancelled => return Ok((RunOutcome::Cancelled, None)),
+            ToolsEnded::Waiting(asks) => {
+                state.pending = asks;
+                save_state(parts, spec, &state).await?;
+                return Ok((RunOutcome::WaitingForUser, None));
+            }
         }
     }
+}
+
+/// Answers calls the user left waiting when they wrote a new message, so the history the
+/// model reads has a result for every call.
+async fn settle_superseded(
+    parts: &RunParts,
+    spec: &RunSpec,
+    state: &mut ThreadState,
+) -> Result<(), StoreError> {
+    if state.pending.is_empty() {
+        return Ok(());
+    }
+    let pending = std::mem::take(&mut state.pending);
+    save_state(parts, spec, state).await?;
+    for p in pending {
+        commit_result(
+            parts,
+            spec,
+            &p.call.id,
+            ToolOutput::error(SUPERSEDED_RESULT),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Carries out the user's answers to the pending calls. `Some` ends the run here.
+async fn resume_pending(
+    parts: &RunParts,
+    spec: &RunSpec,
+    state: &mut ThreadState,
+    info: &RunInfo,
+) -> Result<Option<Outcome>, StoreError> {
+    if state.pending.is_empty() {
+        return Ok(Some((
+            RunOutcome::Failed,
+            Some("there is nothing waiting for an answer in this thread".into()),
+        )));
+    }
+    if let Some(open) = state.pending.iter().find(|p| p.decision.is_none()) {
+        return Ok(Some((
+            RunOutcome::Failed,
+            Some(format!(
+                "`{}` is still waiting for your answer; answer every request before resuming",
+                open.call.name
+            )),
+        )));
+    }
+    // Cleared first: if the app dies while an approved call runs, that call reads as
+    // interrupted (dangling repair) instead of being asked again.
+    let pending = std::mem::take(&mut state.pending);
+    save_state(parts, spec, state).await?;
+    let mut allowed = Vec::new();
+    for p in pending {
+        match p.decision {
+            Some(d) if d.allows() => allowed.push(p.call),
+            _ => {
+                let why = denied_result(&p.call.name);
+                commit_result(parts, spec, &p.call.id, ToolOutput::error(why)).await?;
+            }
+        }
+    }
+    match run_tools(parts, spec, &allowed, state, info, true).await? {
+        ToolsEnded::Done => Ok(None),
+        ToolsEnded::Cancelled => Ok(Some((RunOutcome::Cancelled, None))),
+        // Approved calls skip the check, so nothing can ask again here.
+        ToolsEnded::Waiting(_) => Ok(None),
+    }
+}
+
+async fn save_state(
+    parts: &RunParts,
+    spec: &RunSpec,
+    state: &ThreadState,
+) -> Result<(), StoreError> {
+    let (s, t, st) = (parts.store.clone(), spec.thread_id.clone(), state.clone());
+    blocking(move || s.save_thread_state(&t, &st)).await?;
+    (parts.sink)(RunEvent::StateUpdated {
+        thread_id: spec.thread_id.clone(),
+        state: state.clone(),
+    });
+    Ok(())
+}
+
+/// How a turn's tool calls ended.
+enum ToolsEnded {
+    /// Every call has its result.
+    Done,
+    /// The user cancelled; unfinished calls got a "cancelled" result.
+    Cancelled,
+    /// These calls wait for the user's approval; every other call has its result.
+    Waiting(Vec<PendingCall>),
+}
+
+/// A call after the middlewares and the resolver looked at it.
+enum Prepared {
+    Run(Arc<dyn Tool>, serde_json::Value),
+    Answer(ToolOutput),
+    Ask(PendingCall),
 }
 
 /// Streams one model turn into a new assistant message. `Ok(Err(outcome))` ends the run.
@@ -242,20 +372,31 @@ async fn stream_reply(
     }
 }
 
-/// Runs a turn's tool calls in parallel, committing each result as it arrives. Returns true
-/// when the run was cancelled meanwhile (unfinished calls then get a "cancelled" result).
+/// Runs a turn's tool calls in parallel, committing each result as it arrives. Calls the
+/// approvals ask about are not run but returned as waiting; `approved` skips that check (the
+/// user already answered).
 async fn run_tools(
     parts: &RunParts,
     spec: &RunSpec,
     calls: &[ToolCall],
     state: &mut ThreadState,
     info: &RunInfo,
-) -> Result<bool, StoreError> {
+    approved: bool,
+) -> Result<ToolsEnded, StoreError> {
     let mut set: JoinSet<(usize, ToolOutput)> = JoinSet::new();
     let mut task_call: HashMap<tokio::task::Id, usize> = HashMap::new();
     let mut pending: Vec<Option<&ToolCall>> = calls.iter().map(Some).collect();
+    let mut asks = Vec::new();
     for (i, call) in calls.iter().enumerate() {
-        let prepared = prepare_call(parts, call, state, info);
+        let prepared = match prepare_call(parts, spec, call, state, info, approved) {
+            Prepared::Ask(ask) => {
+                pending[i] = None;
+                asks.push(ask);
+                continue;
+            }
+            Prepared::Answer(output) => Err(output),
+            Prepared::Run(tool, args) => Ok((tool, args)),
+        };
         let ctx = ToolContext {
             thread_id: spec.thread_id.clone(),
             run_id: spec.run_id.clone(),
@@ -304,12 +445,7 @@ async fn run_tools(
         parts.chain.after_tool(call, &mut output, info);
         if let Some(update) = &output.update {
             state.apply(update);
-            let (s, t, st) = (parts.store.clone(), spec.thread_id.clone(), state.clone());
-            blocking(move || s.save_thread_state(&t, &st)).await?;
-            (parts.sink)(RunEvent::StateUpdated {
-                thread_id: spec.thread_id.clone(),
-                state: state.clone(),
-            });
+            save_state(parts, spec, state).await?;
         }
         commit_result(parts, spec, &call.id, output).await?;
     }
@@ -321,17 +457,59 @@ async fn run_tools(
         };
         commit_result(parts, spec, &call.id, ToolOutput::error(why)).await?;
     }
-    Ok(cancelled)
+    if cancelled {
+        for ask in asks {
+            let why = "cancelled by the user before it was approved";
+            commit_result(parts, spec, &ask.call.id, ToolOutput::error(why)).await?;
+        }
+        return Ok(ToolsEnded::Cancelled);
+    }
+    Ok(if asks.is_empty() {
+        ToolsEnded::Done
+    } else {
+        ToolsEnded::Waiting(asks)
+    })
 }
 
-/// Parses the arguments and resolves the tool, or answers the call without running it.
-#[allow(clippy::type_complexity)]
+/// Resolves the tool, parses the arguments and asks the approvals, or answers the call
+/// without running it.
 fn prepare_call(
+    parts: &RunParts,
+    spec: &RunSpec,
+    call: &ToolCall,
+    state: &ThreadState,
+    info: &RunInfo,
+    approved: bool,
+) -> Prepared {
+    let (tool, args) = match parse_call(parts, call, state, info) {
+        Ok(ready) => ready,
+        Err(answer) => return Prepared::Answer(answer),
+    };
+    if approved {
+        return Prepared::Run(tool, args);
+    }
+    let meta = tool.meta();
+    match parts.chain.check_approval(call, meta, info) {
+        Approval::Granted => Prepared::Run(tool, args),
+        Approval::Refused(why) => Prepared::Answer(ToolOutput::error(why)),
+        Approval::Ask(reason) => Prepared::Ask(PendingCall {
+            call: call.clone(),
+            run_id: spec.run_id.clone(),
+            source: meta.source.clone(),
+            group: meta.group.clone(),
+            reason,
+            decision: None,
+        }),
+    }
+}
+
+/// Runs the `before_tool` hooks, resolves the tool and parses its arguments.
+fn parse_call(
     parts: &RunParts,
     call: &ToolCall,
     state: &ThreadState,
     info: &RunInfo,
-) -> Result<(Arc<dyn crate::tools::Tool>, serde_json::Value), ToolOutput> {
+) -> Result<(Arc<dyn Tool>, serde_json::Value), ToolOutput> {
     if let Some(answer) = parts.chain.before_tool(call, info) {
         return Err(answer);
     }

@@ -18,7 +18,7 @@ impl Summarizer for CountOnly {
 #[test]
 fn the_order_follows_the_architecture() {
     assert_eq!(
-        default_chain(MAX_TURNS_PER_RUN, None).names(),
+        default_chain(MAX_TURNS_PER_RUN, None, None).names(),
         [
             "tool_output_budget",
             "dangling_tool_call_repair",
@@ -27,7 +27,16 @@ fn the_order_follows_the_architecture() {
             "max_turns",
         ]
     );
-    let with = default_chain(3, Some(ContextCompaction::new(Arc::new(CountOnly), 1_000)));
+    let with = default_chain(
+        3,
+        Some(ApprovalPolicy::default()),
+        Some(ContextCompaction::new(Arc::new(CountOnly), 1_000)),
+    );
+    assert_eq!(
+        with.names()[2],
+        "approvals",
+        "after repair, before the error normaliser"
+    );
     assert_eq!(with.names().last(), Some(&"context_compaction"));
 }
 
@@ -35,6 +44,7 @@ fn the_order_follows_the_architecture() {
 async fn a_repaired_history_is_what_compaction_sees() {
     let chain = default_chain(
         MAX_TURNS_PER_RUN,
+        None,
         Some(ContextCompaction::new(Arc::new(CountOnly), 1_000).with_keep_recent_turns(1)),
     );
     // An interrupted call, then a large user message that pushes the request over the share.
@@ -51,7 +61,7 @@ async fn a_repaired_history_is_what_compaction_sees() {
 
 #[test]
 fn a_long_unprefixed_error_is_spilled_then_prefixed() {
-    let chain = default_chain(MAX_TURNS_PER_RUN, None);
+    let chain = default_chain(MAX_TURNS_PER_RUN, None, None);
     let mut out = crate::tools::ToolOutput::error("boom ".repeat(5_000));
     chain.after_tool(&call("c", "sh", "{}"), &mut out, &run());
     assert!(out.is_error);
@@ -61,7 +71,7 @@ fn a_long_unprefixed_error_is_spilled_then_prefixed() {
 
 #[test]
 fn a_loop_warning_survives_a_long_output() {
-    let chain = default_chain(MAX_TURNS_PER_RUN, None);
+    let chain = default_chain(MAX_TURNS_PER_RUN, None, None);
     let c = call("c", "sh", r#"{"cmd":"cat big.log"}"#);
     let mut last = crate::tools::ToolOutput::text("");
     for _ in 0..LOOP_WARN_AT {
@@ -75,7 +85,7 @@ fn a_loop_warning_survives_a_long_output() {
 
 #[test]
 fn the_turn_limit_stops_a_run_still_calling_tools() {
-    let chain = default_chain(2, None);
+    let chain = default_chain(2, None, None);
     let reply = assistant("", vec![call("a", "ls", "{}")]);
     let at_limit = RunInfo { turns: 2, ..run() };
     assert!(matches!(

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::model::ModelRequest;
 use crate::thread::{Message, ToolCall};
-use crate::tools::ToolOutput;
+use crate::tools::{ToolMeta, ToolOutput};
 
 /// What the loop should do after a middleware looked at a model turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +51,12 @@ pub trait Middleware: Send + Sync {
         None
     }
 
+    /// Before a resolved call runs, after `before_tool`: may ask the user first or refuse
+    /// (approvals). Calls the user already approved skip this.
+    fn check_approval(&self, _call: &ToolCall, _meta: &ToolMeta, _run: &RunInfo) -> Approval {
+        Approval::Granted
+    }
+
     /// After a tool call: may rewrite its output (spill a large one, normalise an error).
     fn after_tool(&self, _call: &ToolCall, _output: &mut ToolOutput, _run: &RunInfo) {}
 }
@@ -92,6 +98,15 @@ impl Chain {
         self.0.iter().find_map(|m| m.before_tool(call, run))
     }
 
+    /// The first middleware that does not grant the call decides.
+    pub fn check_approval(&self, call: &ToolCall, meta: &ToolMeta, run: &RunInfo) -> Approval {
+        self.0
+            .iter()
+            .map(|m| m.check_approval(call, meta, run))
+            .find(|a| *a != Approval::Granted)
+            .unwrap_or(Approval::Granted)
+    }
+
     /// Every `after_tool`, first to last.
     pub fn after_tool(&self, call: &ToolCall, output: &mut ToolOutput, run: &RunInfo) {
         for m in &self.0 {
@@ -102,6 +117,7 @@ impl Chain {
 
 // ---- The middlewares, one file each, and the default order. ----
 
+mod approvals;
 mod compaction;
 mod dangling_repair;
 mod loop_detection;
@@ -113,6 +129,7 @@ mod tool_errors;
 #[cfg(test)]
 mod testkit;
 
+pub use approvals::{Approval, ApprovalPolicy, Approvals, Permission, ASK_BY_DEFAULT};
 pub use compaction::{
     estimate_tokens, CompactionNotice, ContextCompaction, Summarizer, CHARS_PER_TOKEN,
     DEFAULT_COMPACTION_SHARE, DEFAULT_KEEP_RECENT_TURNS,
@@ -136,8 +153,8 @@ pub use tool_errors::{error_output, ToolErrorNormaliser, MAX_ERROR_CHARS};
 ///    (compaction above all) sees a history where each call has its result.
 /// 4. *(LLM error retry with backoff: not yet built; the providers retry before the first
 ///    event today)*
-/// 5. *(approvals, ask/allow/deny per tool: not yet built; answers a call in `before_tool`
-///    before loop detection counts it)*
+/// 5. [`Approvals`] when given a policy: `check_approval` runs after every `before_tool`
+///    (so a call loop detection stops is never put to the user) and before the tool runs.
 /// 6. [`ToolErrorNormaliser`]: after the budget, so it prefixes and bounds what the model
 ///    will actually read.
 /// 7. *(view-image injection: not yet built; `before_model`)*
@@ -151,14 +168,23 @@ pub use tool_errors::{error_output, ToolErrorNormaliser, MAX_ERROR_CHARS};
 /// 13. *(title: not yet built)*
 /// 14. *(clarification: not yet built; always last, so its `after_model` stop for a question
 ///     comes after every other check)*
-pub fn default_chain(max_turns: usize, compaction: Option<ContextCompaction>) -> Chain {
+pub fn default_chain(
+    max_turns: usize,
+    approvals: Option<ApprovalPolicy>,
+    compaction: Option<ContextCompaction>,
+) -> Chain {
     let mut chain: Vec<Arc<dyn Middleware>> = vec![
         Arc::new(ToolOutputBudget::new()),
         Arc::new(DanglingToolCallRepair::new()),
-        Arc::new(ToolErrorNormaliser::new()),
+    ];
+    if let Some(policy) = approvals {
+        chain.push(Arc::new(Approvals::new(policy)));
+    }
+    chain.extend([
+        Arc::new(ToolErrorNormaliser::new()) as Arc<dyn Middleware>,
         Arc::new(LoopDetection::new()),
         Arc::new(MaxTurns::new(max_turns)),
-    ];
+    ]);
     if let Some(compaction) = compaction {
         chain.push(Arc::new(compaction));
     }

@@ -15,6 +15,9 @@ pub struct ThreadState {
     /// Files the agent presented (virtual paths).
     #[serde(default)]
     pub artifacts: Vec<String>,
+    /// Tool calls the last run stopped on until the user answers (approvals).
+    #[serde(default)]
+    pub pending: Vec<super::PendingCall>,
 }
 
 /// Deferred tools promoted in one catalog. Names only mean something with their catalog's

@@ -55,40 +55,46 @@ fn validate(args: serde_json::Value) -> Result<(BashArgs, Duration), ToolError> 
     Ok((args, Duration::from_secs(secs as u64)))
 }
 
+/// The `bash` tool's schema and description; `allow_network` says whether commands reach
+/// the network.
+pub fn bash_spec(allow_network: bool) -> ToolSpec {
+    ToolSpec {
+        name: "bash".into(),
+        description: format!(
+            "Run a bash command in /mnt/user-data/workspace (the working directory). Writes \
+             are allowed only under /mnt/user-data and $TMPDIR{}. stdout and stderr are \
+             returned together, long output shortened to its start and end, with the exit \
+             code. Default timeout {DEFAULT_TIMEOUT_SECS} s, at most {MAX_TIMEOUT_SECS} s. \
+             With \"background\": true the command keeps running and a job id is returned; \
+             read its output with job_output and stop it with job_cancel.",
+            if allow_network {
+                ""
+            } else {
+                "; there is no network access"
+            }
+        ),
+        parameters: serde_json::json!({
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "description": "The bash command to run."},
+                "timeout_secs": {
+                    "type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_SECS,
+                    "description": "Seconds before the command is killed (default 120)."
+                },
+                "background": {
+                    "type": "boolean",
+                    "description": "Run as a background job and return its id at once."
+                }
+            },
+            "required": ["command"]
+        }),
+    }
+}
+
 impl BashTool {
     /// The tool for `shell`, starting background jobs in `jobs`.
     pub fn new(shell: Arc<Shell>, jobs: Arc<JobTable>) -> Self {
-        let spec = ToolSpec {
-            name: "bash".into(),
-            description: format!(
-                "Run a bash command in /mnt/user-data/workspace (the working directory). Writes \
-                 are allowed only under /mnt/user-data and $TMPDIR{}. stdout and stderr are \
-                 returned together, long output shortened to its start and end, with the exit \
-                 code. Default timeout {DEFAULT_TIMEOUT_SECS} s, at most {MAX_TIMEOUT_SECS} s. \
-                 With \"background\": true the command keeps running and a job id is returned; \
-                 read its output with job_output and stop it with job_cancel.",
-                if shell.allows_network() {
-                    ""
-                } else {
-                    "; there is no network access"
-                }
-            ),
-            parameters: serde_json::json!({
-                "type": "object",
-                "properties": {
-                    "command": {"type": "string", "description": "The bash command to run."},
-                    "timeout_secs": {
-                        "type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_SECS,
-                        "description": "Seconds before the command is killed (default 120)."
-                    },
-                    "background": {
-                        "type": "boolean",
-                        "description": "Run as a background job and return its id at once."
-                    }
-                },
-                "required": ["command"]
-            }),
-        };
+        let spec = bash_spec(shell.allows_network());
         let meta = ToolMeta {
             is_shell: true,
             ..ToolMeta::new(ToolSource::Sandbox, "bash")

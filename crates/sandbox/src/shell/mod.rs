@@ -17,7 +17,7 @@ pub mod mask;
 pub mod output;
 pub mod run;
 
-pub use bash_tool::BashTool;
+pub use bash_tool::{bash_spec, BashTool};
 pub use confine::{ConfineError, Confinement, ConfinementKind};
 pub use jobs::{JobCancelTool, JobOutputTool, JobTable};
 pub use run::{Shell, ShellConfig, ShellError, ShellOutcome};
