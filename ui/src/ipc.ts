@@ -4,6 +4,7 @@
  * with a plain string meant for the user; `errorText` turns whatever arrives into one.
  */
 import { Channel, invoke } from "@tauri-apps/api/core";
+import type { ApprovalDecision } from "./bindings/ApprovalDecision";
 import type { DetectedServer } from "./bindings/DetectedServer";
 import type { ProviderSettings } from "./bindings/ProviderSettings";
 import type { ProviderStatus } from "./bindings/ProviderStatus";
@@ -34,6 +35,11 @@ export const ipc: Api = {
     return invoke<string>("start_run", { threadId, content, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+  answerApproval: (threadId: string, callId: string, decision: ApprovalDecision, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<string | null>("answer_approval", { threadId, callId, decision, onEvent: channel });
+  },
   explainTools: (threadId: string | null, agent: string | null, skills: string[] | null) =>
     invoke<VisibilityReport>("explain_tools", { threadId, agent, skills }),
 };

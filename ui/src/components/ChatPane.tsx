@@ -1,9 +1,11 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { Message } from "../bindings/Message";
+import type { PendingCall } from "../bindings/PendingCall";
 import { statusNote } from "../core/messages";
 import { draftOf, isThreadRunning } from "../core/store";
 import { chatItems, type ChatItem } from "../core/toolCalls";
 import { WrenchIcon } from "./icons";
+import { ApprovalPrompt } from "./ApprovalPrompt";
 import { ToolCallRows } from "./ToolCallRows";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
@@ -49,7 +51,13 @@ export function ChatPane() {
         </button>
       </header>
       {toolsOpen && <ToolsInspector threadId={state.activeThreadId} onClose={closeTools} />}
-      <MessageList messages={state.messages} running={running} loading={state.threadLoading} threadId={state.activeThreadId} />
+      <MessageList
+        messages={state.messages}
+        running={running}
+        loading={state.threadLoading}
+        threadId={state.activeThreadId}
+        waiting={state.threadState?.pending}
+      />
       {runNotice !== undefined && (
         <div className="run-notice" role="status" data-testid="run-notice">
           {runNotice}
@@ -63,6 +71,7 @@ export function ChatPane() {
           </button>
         </div>
       )}
+      <ApprovalPrompt />
       <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} />
     </main>
   );
@@ -73,11 +82,14 @@ function MessageList({
   running,
   loading,
   threadId,
+  waiting,
 }: {
   messages: Message[];
   running: boolean;
   loading: boolean;
   threadId: string | null;
+  /** Calls waiting for the user's approval. */
+  waiting: PendingCall[] | undefined;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -93,7 +105,10 @@ function MessageList({
   }, [messages]);
 
   // Tool results attach to their calls; the list stays the single source of truth.
-  const items = useMemo(() => chatItems(messages, running), [messages, running]);
+  const items = useMemo(() => {
+    const ids = new Set((waiting ?? []).filter((p) => p.decision === null).map((p) => p.call.id));
+    return chatItems(messages, running, ids);
+  }, [messages, running, waiting]);
 
   return (
     <div

@@ -7,6 +7,7 @@ const STATE_LABEL: Record<ToolCallState, string> = {
   done: "done",
   failed: "failed",
   interrupted: "interrupted",
+  waiting: "waiting for approval",
 };
 
 /** The tool calls of one assistant message, one compact row each. */
@@ -92,7 +93,7 @@ function StateMark({ state }: { state: ToolCallState }) {
       {state === "running" && <span className="spinner" aria-hidden="true" />}
       {state === "done" && <CheckIcon />}
       {state === "failed" && <CrossIcon />}
-      {state === "interrupted" && <PauseIcon />}
+      {(state === "interrupted" || state === "waiting") && <PauseIcon />}
       <span className="tool-state-label">{STATE_LABEL[state]}</span>
     </span>
   );

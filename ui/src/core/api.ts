@@ -2,6 +2,7 @@
  * The backend as the core sees it: one method per Tauri command. `src/ipc.ts` implements it
  * over `invoke`; tests implement it with fakes, so the store is tested without a window.
  */
+import type { ApprovalDecision } from "../bindings/ApprovalDecision";
 import type { DetectedServer } from "../bindings/DetectedServer";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
@@ -24,6 +25,16 @@ export interface Api {
   /** Resolves with the run id once the run started; events arrive on `onEvent`. */
   startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(threadId: string): Promise<boolean>;
+  /**
+   * Answers a tool call waiting for approval. Resolves with the id of the resumed run when it
+   * was the last open one (its events arrive on `onEvent`), null otherwise.
+   */
+  answerApproval(
+    threadId: string,
+    callId: string,
+    decision: ApprovalDecision,
+    onEvent: (event: RunEvent) => void,
+  ): Promise<string | null>;
   /**
    * Every candidate tool of the next run of `threadId` (a new thread when null) with its
    * verdict. `agent` / `skills` null mean the defaults.

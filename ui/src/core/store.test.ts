@@ -29,6 +29,10 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       return "r1";
     },
     cancelRun: async () => true,
+    answerApproval: async (_id, _call, _decision, onEvent) => {
+      handler = onEvent;
+      return "r2";
+    },
     explainTools: async () => ({ tools: [], catalog_hash: null }),
     ...over,
   };
@@ -177,5 +181,71 @@ describe("compaction notice", () => {
     expect(text).toContain("9000 → 2100");
     expect(text).toContain("unchanged");
     expect(compactionNotice(1, 10, 5)).toContain("1 earlier message was summarised");
+  });
+
+  describe("approvals", () => {
+    const waiting = (ids: string[]): ThreadView => ({
+      thread: {
+        id: "t1",
+        title: "t1",
+        created_at: 1,
+        updated_at: 1,
+        state: {
+          promoted: null,
+          artifacts: [],
+          pending: ids.map((id) => ({
+            call: { id, name: "bash", arguments: '{"command":"ls"}' },
+            run_id: "r1",
+            source: { kind: "sandbox" },
+            group: "bash",
+            reason: "asks by default",
+            decision: null,
+          })),
+        },
+      },
+      messages: [],
+      running: false,
+    });
+
+    it("the last answer resumes the thread as a live run; earlier ones only record", async () => {
+      const answerApproval = vi.fn(async (_t: string, callId: string, _d: string, onEvent: (e: RunEvent) => void) => {
+        if (callId === "c1") return null;
+        onEvent(ev.started("t1", "r2"));
+        return "r2";
+      });
+      const s = createStore(fakeApi({ getThread: async () => waiting(["c1", "c2"]), answerApproval }));
+      await s.init();
+      await s.openThread("t1");
+      await s.answerApproval("c1", "deny");
+      expect(s.getState().threadState?.pending.map((p) => p.decision)).toEqual(["deny", null]);
+      expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+      await s.answerApproval("c2", "allow_once");
+      expect(answerApproval).toHaveBeenLastCalledWith("t1", "c2", "allow_once", expect.any(Function));
+      expect(s.getState().liveRuns).toEqual({ t1: "r2" });
+    });
+
+    it("a rejected answer puts the question back and says why", async () => {
+      const s = createStore(
+        fakeApi({ getThread: async () => waiting(["c1"]), answerApproval: () => Promise.reject("no provider is configured") }),
+      );
+      await s.init();
+      await s.openThread("t1");
+      await s.answerApproval("c1", "allow_once");
+      expect(s.getState().threadState?.pending[0]?.decision).toBeNull();
+      expect(s.getState().runErrors.t1).toBe("no provider is configured");
+      expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+    });
+
+    it("a run that stops to wait is not shown as failed", async () => {
+      const api = fakeApi();
+      const s = createStore(api);
+      await s.init();
+      await s.openThread("t1");
+      s.setDraft("run ls");
+      await s.send();
+      api.emit({ type: "run_finished", run_id: "r1", thread_id: "t1", outcome: "waiting_for_user", error: null });
+      expect(s.getState().runErrors.t1).toBeUndefined();
+      expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+    });
   });
 });

@@ -3,6 +3,7 @@
  * React). Components read it with `useSyncExternalStore` and call its actions; they keep only
  * ephemeral view state (an open rename box, a confirm step) themselves.
  */
+import type { ApprovalDecision } from "../bindings/ApprovalDecision";
 import type { Message } from "../bindings/Message";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunEvent } from "../bindings/RunEvent";
@@ -181,7 +182,11 @@ export function createStore(api: Api) {
         return;
       case "run_finished": {
         const settled =
-          event.outcome === "completed" ? "complete" : event.outcome === "cancelled" ? "cancelled" : "error";
+          event.outcome === "completed" || event.outcome === "waiting_for_user"
+            ? "complete"
+            : event.outcome === "cancelled"
+              ? "cancelled"
+              : "error";
         set((s) => ({
           liveRuns: without(s.liveRuns, threadId),
           externalRuns: without(s.externalRuns, threadId),
@@ -377,6 +382,47 @@ export function createStore(api: Api) {
             runErrors: { ...s.runErrors, [id]: errorText(err) },
           };
         });
+      }
+    },
+
+    /**
+     * Answers a call waiting for approval in the active thread. The answer shows at once; when
+     * it was the last open one the thread resumes here, as a live run of this window.
+     */
+    async answerApproval(callId: string, decision: ApprovalDecision): Promise<void> {
+      const id = state.activeThreadId;
+      if (id === null || isThreadRunning(state, id)) return;
+      const before = state.threadState;
+      set((s) => ({
+        threadState:
+          s.threadState === null
+            ? null
+            : {
+                ...s.threadState,
+                pending: s.threadState.pending.map((p) => (p.call.id === callId ? { ...p, decision } : p)),
+              },
+        runErrors: without(s.runErrors, id),
+      }));
+      const resumes = (state.threadState?.pending ?? []).every((p) => p.decision !== null);
+      if (resumes) {
+        set((s) => ({
+          liveRuns: { ...s.liveRuns, [id]: s.liveRuns[id] ?? "" },
+          threads: patchThread(s.threads, id, { running: true }),
+        }));
+      }
+      try {
+        const runId = await api.answerApproval(id, callId, decision, (event) => onRunEvent(id, event));
+        if (runId !== null) {
+          set((s) => (id in s.liveRuns ? { liveRuns: { ...s.liveRuns, [id]: runId } } : {}));
+        }
+      } catch (err) {
+        // Nothing was resumed: show the question again with the reason.
+        set((s) => ({
+          threadState: s.activeThreadId === id ? before : s.threadState,
+          liveRuns: without(s.liveRuns, id),
+          threads: patchThread(s.threads, id, { running: false }),
+          runErrors: { ...s.runErrors, [id]: errorText(err) },
+        }));
       }
     },
 

@@ -204,3 +204,16 @@ describe("prettyArgs", () => {
     expect(prettyArgs("")).toEqual({ text: "(no arguments)", valid: true });
   });
 });
+
+describe("calls waiting for approval", () => {
+  it("a call in the waiting set with no result is waiting, not interrupted; once answered it is done", () => {
+    const a = msg({ id: "a1", role: "assistant", tool_calls: [call("c1", "bash", '{"command":"ls"}'), call("c2", "ls")] });
+    const list = [msg({ id: "u1", role: "user", content: "go" }), a, result("res2", "c2", "x")];
+    const states = toolCallStates(list, false, new Set(["c1"]));
+    expect(states.get("c1")?.state).toBe("waiting");
+    expect(states.get("c2")?.state).toBe("done");
+    expect(toolCallStates(list, false).get("c1")?.state).toBe("interrupted");
+    const answered = [...list, result("res1", "c1", "approved")];
+    expect(toolCallStates(answered, true, new Set(["c1"])).get("c1")?.state).toBe("done");
+  });
+});

@@ -6,7 +6,7 @@
 import type { Message } from "../bindings/Message";
 import type { ToolCall } from "../bindings/ToolCall";
 
-export type ToolCallState = "running" | "done" | "failed" | "interrupted";
+export type ToolCallState = "running" | "done" | "failed" | "interrupted" | "waiting";
 
 export type ToolCallStatus = {
   state: ToolCallState;
@@ -23,10 +23,17 @@ export type ToolCallStatus = {
  *   interrupted — nothing will answer it any more (a run only moves on to its next turn once
  *   every call of the previous one has a result).
  *
+ * - No result and its id in `waiting` (the thread state's pending calls): waiting for the
+ *   user's approval.
+ *
  * Results may arrive in any order (parallel calls answer in completion order); only
  * `tool_call_id` matters, never position.
  */
-export function toolCallStates(messages: readonly Message[], runLive: boolean): Map<string, ToolCallStatus> {
+export function toolCallStates(
+  messages: readonly Message[],
+  runLive: boolean,
+  waiting: ReadonlySet<string> = NONE,
+): Map<string, ToolCallStatus> {
   const results = new Map<string, Message>();
   let lastUser = -1;
   let lastAssistant = -1;
@@ -45,12 +52,14 @@ export function toolCallStates(messages: readonly Message[], runLive: boolean): 
       if (result !== undefined) {
         out.set(call.id, { state: result.is_error ? "failed" : "done", result });
       } else {
-        out.set(call.id, { state: live ? "running" : "interrupted" });
+        out.set(call.id, { state: waiting.has(call.id) ? "waiting" : live ? "running" : "interrupted" });
       }
     }
   });
   return out;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** Assistant statuses after which none of the message's calls can still be answered. */
 const ENDED: ReadonlySet<Message["status"]> = new Set(["cancelled", "interrupted", "error"]);
@@ -74,8 +83,12 @@ export type ChatItem = { message: Message; rows: ToolCallRow[] };
  * generic row of the nearest assistant message before it (or, failing that, the last one);
  * with no assistant message at all it is shown as an item of its own.
  */
-export function chatItems(messages: readonly Message[], runLive: boolean): ChatItem[] {
-  const states = toolCallStates(messages, runLive);
+export function chatItems(
+  messages: readonly Message[],
+  runLive: boolean,
+  waiting: ReadonlySet<string> = NONE,
+): ChatItem[] {
+  const states = toolCallStates(messages, runLive, waiting);
   const items: ChatItem[] = [];
   const byId = new Map<string, ChatItem>();
   const orphans: Array<{ msg: Message; before: ChatItem | null }> = [];

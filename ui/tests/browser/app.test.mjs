@@ -670,3 +670,86 @@ describe("tools inspector", () => {
     assert.deepEqual(errors, []);
   });
 });
+
+describe("approvals", () => {
+  const SHELL_RUN = {
+    turns: [{ chunks: ["I will list the files."], delayMs: 20, toolCalls: [{ name: "bash", arguments: { command: "ls -la && echo approved" } }], ask: [0] }],
+  };
+
+  test("a shell call waits with its command shown; allow once resumes and the output shows", async () => {
+    const { page, errors } = await app({ provider: CONFIGURED, reply: SHELL_RUN });
+    await newThreadAndSend(page, "List my files");
+    const card = page.locator(tid("approval-card"));
+    await card.waitFor();
+    assert.equal(await card.getAttribute("data-tool"), "bash");
+    assert.equal(await card.locator(tid("approval-command")).innerText(), "ls -la && echo approved");
+    assert.match(await card.innerText(), /ask by default/);
+    await until(async () => (await states(page)) === "waiting", "the call shown as waiting");
+    // The run has stopped: the composer is free, and nothing is marked failed.
+    assert.equal(await page.locator(tid("send-button")).count(), 1);
+    assert.equal(await page.locator(tid("run-error")).count(), 0);
+    // The keyboard is on the answer.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "approval-allow-once");
+    await mkdir(join(uiRoot, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(uiRoot, "test-results", "approval-card.png") });
+
+    await page.click(tid("approval-allow-once"));
+    await until(async () => (await page.locator(tid("approval-card")).count()) === 0, "the card to go");
+    const done = await until(async () => {
+      const a = await lastAssistant(page);
+      return a.status === "complete" && a.text === "The command ran." ? a : null;
+    }, "the resumed reply");
+    assert.ok(done);
+    assert.equal(await states(page), "done");
+    const answer = (await calls(page)).find((c) => c.cmd === "answer_approval");
+    assert.equal(answer.args.decision, "allow_once");
+    assert.deepEqual(errors, []);
+  });
+
+  test("deny: the call shows failed with the refusal the model read", async () => {
+    const { page } = await app({ provider: CONFIGURED, reply: SHELL_RUN });
+    await newThreadAndSend(page, "List my files");
+    await page.locator(tid("approval-deny")).click();
+    await until(async () => (await states(page)) === "failed", "the denied call failed");
+    const row = page.locator(tid("tool-call")).first();
+    assert.match(await row.locator(tid("tool-error")).innerText(), /denied running `bash`/);
+  });
+
+  test("a waiting approval is there when the thread is opened again; a write shows as a diff", async () => {
+    const write = {
+      id: "call-w",
+      name: "str_replace",
+      arguments: JSON.stringify({ path: "/mnt/user-data/workspace/app.py", old_string: "DEBUG = True", new_string: "DEBUG = False" }),
+    };
+    const { page } = await app({
+      provider: CONFIGURED,
+      threads: [
+        {
+          id: "t-wait",
+          title: "Turn off debug",
+          updated_at: 5,
+          messages: [
+            { role: "user", content: "Turn off debug" },
+            { role: "assistant", content: "Editing.", tool_calls: [write] },
+          ],
+          state: {
+            promoted: null,
+            artifacts: [],
+            pending: [{ call: write, run_id: "r0", source: { kind: "sandbox" }, group: "file", reason: "group `file` is set to ask", decision: null }],
+          },
+        },
+      ],
+    });
+    await page.locator(tid("thread-item")).first().click();
+    const card = page.locator(tid("approval-card"));
+    await card.waitFor();
+    const lines = await card.locator(".diff-line").allInnerTexts();
+    assert.deepEqual(lines.map((l) => l.trim()), ["-DEBUG = True", "+DEBUG = False"]);
+    assert.match(await card.innerText(), /\/mnt\/user-data\/workspace\/app\.py/);
+    await page.screenshot({ path: join(uiRoot, "test-results", "approval-diff.png") });
+    await page.click(tid("approval-allow-always"));
+    await until(async () => (await lastAssistant(page)).text === "The command ran.", "the resumed reply");
+    const answer = (await calls(page)).find((c) => c.cmd === "answer_approval");
+    assert.deepEqual(answer.args, { threadId: "t-wait", callId: "call-w", decision: "allow_always", onEvent: "<channel>" });
+  });
+});

@@ -23,6 +23,13 @@
        * state_updated after the results.
        */
       reply: { chunks: ["Hello", " from", " the", " mock."], delayMs: 60 },
+      /**
+       * A turn with `ask: [i, ...]` stops with those tool calls waiting for approval (the run
+       * ends waiting_for_user). Answering the last one resumes: allowed calls get
+       * `approvalOutput`, denied ones a refusal, then `afterApproval` chunks stream.
+       */
+      approvalOutput: "approved\n[exit code: 0]",
+      afterApproval: ["The command ", "ran."],
       /** Optional per-run scripts: run n uses replies[n], falling back to reply. */
       replies: [],
       /** After this many chunks the run fails with failError. */
@@ -60,7 +67,7 @@
       title: t.title,
       created_at: t.updated_at,
       updated_at: t.updated_at,
-      state: { promoted: null, artifacts: [], pending: [] },
+      state: t.state || { promoted: null, artifacts: [], pending: [] },
       externalRunning: !!t.running,
     });
     state.messages.set(t.id, (t.messages || []).map((m) => message(t.id, m)));
@@ -158,6 +165,20 @@
       }));
       reply.status = "complete";
       send({ type: "message_updated", message: reply });
+      if (turn.ask) {
+        const pending = turn.ask.map((n) => ({
+          call: reply.tool_calls[n],
+          run_id: runId,
+          source: { kind: "sandbox" },
+          group: reply.tool_calls[n].name,
+          reason: `tools of group \`${reply.tool_calls[n].name}\` ask by default`,
+          decision: null,
+        }));
+        t.state = { ...t.state, pending };
+        send({ type: "state_updated", thread_id: threadId, state: t.state });
+        outcome = "waiting_for_user";
+        break;
+      }
       const answered = new Set();
       for (const r of turn.results || []) {
         await sleep(r.delayMs ?? 100);
@@ -184,6 +205,7 @@
       }
     }
     if (outcome === "completed" && ctl.cancelled) outcome = "cancelled";
+    if (outcome === "waiting_for_user") outcome = "waiting";
     if (reply.status === "streaming") {
       reply.status = outcome === "completed" ? "complete" : outcome === "cancelled" ? "cancelled" : "error";
       reply.error = error;
@@ -193,7 +215,45 @@
     if (t.title === "New thread") t.title = content.slice(0, 30);
     t.updated_at = now();
     state.running.delete(threadId);
-    send({ type: "run_finished", run_id: runId, thread_id: threadId, outcome, error });
+    send({ type: "run_finished", run_id: runId, thread_id: threadId, outcome: outcome === "waiting" ? "waiting_for_user" : outcome, error });
+    const cb = callbacks.get(channelId);
+    if (cb) cb({ index: index++, end: true });
+  }
+
+  async function resume(threadId, channelId, runId) {
+    let index = 0;
+    const send = (message) => {
+      const cb = callbacks.get(channelId);
+      if (cb) cb({ index: index++, message: clone(message) });
+    };
+    const t = thread(threadId);
+    const list = state.messages.get(threadId);
+    send({ type: "run_started", run_id: runId, thread_id: threadId });
+    const pending = t.state.pending;
+    t.state = { ...t.state, pending: [] };
+    send({ type: "state_updated", thread_id: threadId, state: t.state });
+    for (const p of pending) {
+      await sleep(80);
+      const denied = p.decision === "deny";
+      const content = denied
+        ? `the user denied running \`${p.call.name}\` this time. Do not retry the same call; ask the user what they want instead, or continue without it`
+        : cfg.approvalOutput;
+      const res = message(threadId, { role: "tool", run_id: runId, tool_call_id: p.call.id, content, is_error: denied });
+      list.push(res);
+      send({ type: "message_added", message: res });
+    }
+    const reply = message(threadId, { role: "assistant", run_id: runId, status: "streaming" });
+    list.push(reply);
+    send({ type: "message_added", message: reply });
+    for (const chunk of cfg.afterApproval) {
+      await sleep(60);
+      reply.content += chunk;
+      send({ type: "delta", message_id: reply.id, text: chunk, reasoning: false });
+    }
+    reply.status = "complete";
+    send({ type: "message_updated", message: reply });
+    state.running.delete(threadId);
+    send({ type: "run_finished", run_id: runId, thread_id: threadId, outcome: "completed", error: null });
     const cb = callbacks.get(channelId);
     if (cb) cb({ index: index++, end: true });
   }
@@ -240,6 +300,18 @@
       state.running.set(threadId, { cancelled: false });
       // The real backend answers the command first and streams afterwards.
       setTimeout(() => void stream(threadId, content, onEvent.id, runId), 0);
+      return runId;
+    },
+    answer_approval: ({ threadId, callId, decision, onEvent }) => {
+      const t = thread(threadId);
+      if (state.running.has(threadId)) throw "this thread is already answering; stop it or wait for it to finish";
+      const p = t.state.pending.find((x) => x.call.id === callId);
+      if (!p) throw `nothing in this thread waits for an answer about call \`${callId}\``;
+      p.decision = decision;
+      if (t.state.pending.some((x) => x.decision === null)) return null;
+      const runId = newId("r");
+      state.running.set(threadId, { cancelled: false });
+      setTimeout(() => void resume(threadId, onEvent.id, runId), 0);
       return runId;
     },
     explain_tools: async ({ threadId, agent, skills }) => {

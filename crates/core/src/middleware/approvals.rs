@@ -60,7 +60,7 @@ impl ApprovalPolicy {
             return (
                 Permission::Ask,
                 format!(
-                    "tools of group `{}` ask by default (change it in Settings -> Approvals)",
+                    "tools of group `{}` ask by default",
                     meta.group
                 ),
             );
