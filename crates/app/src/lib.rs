@@ -14,6 +14,7 @@ mod runs;
 mod shells;
 pub mod skills;
 mod title;
+mod tool_call;
 mod tools;
 
 pub use approvals::APPROVAL_POLICY_SETTING;

@@ -2,6 +2,7 @@
 
 mod approve;
 mod run;
+mod tool_call;
 mod tools;
 
 use std::path::PathBuf;
@@ -39,6 +40,8 @@ enum Command {
     },
     /// Answers a tool call waiting for approval; the thread resumes when nothing else waits.
     Approve(approve::ApproveArgs),
+    /// Calls one tool by hand, as the model would: `tool call [--thread ID] NAME ARGS_JSON`.
+    Tool(tool_call::ToolArgs),
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
     Tools(tools::ToolsArgs),
 }
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run::run(app, args).await,
             Command::Approve(args) => approve::approve(app, args).await,
+            Command::Tool(args) => tool_call::run(app, args).await,
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
             Command::Tools(args) => tools::run(&app, args),

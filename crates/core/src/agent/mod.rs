@@ -2,8 +2,10 @@
 
 mod events;
 mod run;
+mod single_call;
 mod summarize;
 
 pub use events::{EventSink, RunEvent, RunOutcome};
 pub use run::{run, RunInput, RunParts, RunSpec};
+pub use single_call::{call_once, SingleCall};
 pub use summarize::ModelSummarizer;

@@ -18,7 +18,7 @@ use crate::tools::assembly::Assembly;
 use crate::tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 /// What the model reads when a tool panicked instead of returning.
-const TOOL_CRASHED: &str =
+pub(super) const TOOL_CRASHED: &str =
     "the tool crashed while running; this is a bug in the tool, not in your call";
 
 /// What starts a run.
@@ -248,7 +248,7 @@ enum ToolsEnded {
 }
 
 /// A call after the middlewares and the resolver looked at it.
-enum Prepared {
+pub(super) enum Prepared {
     Run(Arc<dyn Tool>, serde_json::Value),
     Answer(ToolOutput),
     Ask(PendingCall),
@@ -388,7 +388,7 @@ async fn run_tools(
     let mut pending: Vec<Option<&ToolCall>> = calls.iter().map(Some).collect();
     let mut asks = Vec::new();
     for (i, call) in calls.iter().enumerate() {
-        let prepared = match prepare_call(parts, spec, call, state, info, approved) {
+        let prepared = match prepare_call(&parts.chain, &parts.tools, call, state, info, approved) {
             Prepared::Ask(ask) => {
                 pending[i] = None;
                 asks.push(ask);
@@ -473,15 +473,15 @@ async fn run_tools(
 
 /// Resolves the tool, parses the arguments and asks the approvals, or answers the call
 /// without running it.
-fn prepare_call(
-    parts: &RunParts,
-    spec: &RunSpec,
+pub(super) fn prepare_call(
+    chain: &Chain,
+    tools: &Assembly,
     call: &ToolCall,
     state: &ThreadState,
     info: &RunInfo,
     approved: bool,
 ) -> Prepared {
-    let (tool, args) = match parse_call(parts, call, state, info) {
+    let (tool, args) = match parse_call(chain, tools, call, state, info) {
         Ok(ready) => ready,
         Err(answer) => return Prepared::Answer(answer),
     };
@@ -489,12 +489,12 @@ fn prepare_call(
         return Prepared::Run(tool, args);
     }
     let meta = tool.meta();
-    match parts.chain.check_approval(call, meta, info) {
+    match chain.check_approval(call, meta, info) {
         Approval::Granted => Prepared::Run(tool, args),
         Approval::Refused(why) => Prepared::Answer(ToolOutput::error(why)),
         Approval::Ask(reason) => Prepared::Ask(PendingCall {
             call: call.clone(),
-            run_id: spec.run_id.clone(),
+            run_id: info.run_id.clone(),
             source: meta.source.clone(),
             group: meta.group.clone(),
             reason,
@@ -505,15 +505,16 @@ fn prepare_call(
 
 /// Runs the `before_tool` hooks, resolves the tool and parses its arguments.
 fn parse_call(
-    parts: &RunParts,
+    chain: &Chain,
+    tools: &Assembly,
     call: &ToolCall,
     state: &ThreadState,
     info: &RunInfo,
 ) -> Result<(Arc<dyn Tool>, serde_json::Value), ToolOutput> {
-    if let Some(answer) = parts.chain.before_tool(call, info) {
+    if let Some(answer) = chain.before_tool(call, info) {
         return Err(answer);
     }
-    let tool = parts.tools.resolve(&call.name, state)?;
+    let tool = tools.resolve(&call.name, state)?;
     let raw = if call.arguments.trim().is_empty() {
         "{}"
     } else {

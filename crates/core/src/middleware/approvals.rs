@@ -59,10 +59,7 @@ impl ApprovalPolicy {
         if ASK_BY_DEFAULT.contains(&meta.group.as_str()) {
             return (
                 Permission::Ask,
-                format!(
-                    "tools of group `{}` ask by default",
-                    meta.group
-                ),
+                format!("tools of group `{}` ask by default", meta.group),
             );
         }
         (Permission::Allow, "allowed by default".into())
