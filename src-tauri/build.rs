@@ -18,6 +18,8 @@ const COMMANDS: &[&str] = &[
     "answer_approval",
     "approval_policy",
     "set_approval_policy",
+    "list_jobs",
+    "cancel_job",
 ];
 
 fn main() {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::State;
-use workbench_app::{App, AppError, ModelChoice, RunOptions};
+use workbench_app::{App, AppError, JobInfo, ModelChoice, RunOptions};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::middleware::ApprovalPolicy;
@@ -128,6 +128,20 @@ pub async fn answer_approval(
         .await
         .map_err(user_facing)?;
     Ok(handle.map(|h| h.run_id))
+}
+
+/// The background shell jobs of a thread.
+#[tauri::command]
+pub async fn list_jobs(app: AppState<'_>, thread_id: String) -> CmdResult<Vec<JobInfo>> {
+    off_thread(&app, move |a| Ok(a.thread_jobs(&thread_id))).await
+}
+
+/// Kills one background job; answers with the sentence to show.
+#[tauri::command]
+pub async fn cancel_job(app: AppState<'_>, thread_id: String, job_id: String) -> CmdResult<String> {
+    app.cancel_job(&thread_id, &job_id)
+        .await
+        .map_err(user_facing)
 }
 
 /// The approval rules (per tool and per group).

@@ -38,6 +38,8 @@ pub fn run() {
             commands::answer_approval,
             commands::approval_policy,
             commands::set_approval_policy,
+            commands::list_jobs,
+            commands::cancel_job,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

@@ -13,7 +13,7 @@ import type { Thread } from "./bindings/Thread";
 import type { ThreadSummary } from "./bindings/ThreadSummary";
 import type { ThreadView } from "./bindings/ThreadView";
 import type { VisibilityReport } from "./bindings/VisibilityReport";
-import type { Api } from "./core/api";
+import type { Api, JobInfo } from "./core/api";
 
 export const ipc: Api = {
   providerStatus: () => invoke<ProviderStatus>("provider_status"),
@@ -35,6 +35,8 @@ export const ipc: Api = {
     return invoke<string>("start_run", { threadId, content, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+  listJobs: (threadId: string) => invoke<JobInfo[]>("list_jobs", { threadId }),
+  cancelJob: (threadId: string, jobId: string) => invoke<string>("cancel_job", { threadId, jobId }),
   answerApproval: (threadId: string, callId: string, decision: ApprovalDecision, onEvent: (event: RunEvent) => void) => {
     const channel = new Channel<RunEvent>();
     channel.onmessage = onEvent;

@@ -24,6 +24,7 @@ pub use provider::ModelChoice;
 pub use runs::RunHandle;
 pub use shells::ShellSettings;
 pub use tools::RunOptions;
+pub use workbench_sandbox::shell::JobInfo;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};

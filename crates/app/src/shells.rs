@@ -9,7 +9,7 @@ use workbench_core::model::ToolSpec;
 use workbench_core::tools::assembly::ShellPolicy;
 use workbench_core::tools::{Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource};
 use workbench_sandbox::shell::{
-    bash_spec, shell_tools, Confinement, ConfinementKind, JobTable, Shell, ShellConfig,
+    bash_spec, shell_tools, Confinement, ConfinementKind, JobInfo, JobTable, Shell, ShellConfig,
 };
 use workbench_sandbox::ThreadRoots;
 
@@ -102,6 +102,17 @@ impl Shells {
         }
     }
 
+    /// The thread's background jobs (none before its shell first ran).
+    pub(crate) fn jobs(&self, thread_id: &str) -> Vec<JobInfo> {
+        self.table(thread_id).map(|t| t.list()).unwrap_or_default()
+    }
+
+    /// The thread's job table, if its shell exists.
+    pub(crate) fn table(&self, thread_id: &str) -> Option<Arc<JobTable>> {
+        let shells = self.by_thread.lock().ok()?;
+        shells.get(thread_id).map(|t| t.jobs.clone())
+    }
+
     /// Kills a thread's background jobs and forgets its shell (the thread was deleted).
     pub(crate) fn forget(&self, thread_id: &str) {
         let gone = self
@@ -153,5 +164,28 @@ impl Tool for NoShell {
             "the shell cannot run here: {}",
             self.why
         )))
+    }
+}
+
+impl crate::App {
+    /// The background shell jobs of a thread, running or ended, for the UI's job list.
+    pub fn thread_jobs(&self, thread_id: &str) -> Vec<JobInfo> {
+        self.shells.jobs(thread_id)
+    }
+
+    /// Kills one background job of a thread.
+    pub async fn cancel_job(
+        &self,
+        thread_id: &str,
+        job_id: &str,
+    ) -> Result<String, crate::AppError> {
+        let table = self
+            .shells
+            .table(thread_id)
+            .ok_or_else(|| crate::AppError::Invalid("this thread has no background jobs".into()))?;
+        table
+            .cancel(job_id)
+            .await
+            .map_err(|e| crate::AppError::Invalid(e.to_string()))
     }
 }

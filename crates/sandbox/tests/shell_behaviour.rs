@@ -367,3 +367,26 @@ async fn jobs_die_with_their_run_and_with_their_table() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(dead(pid), "job {pid} survived its table");
 }
+
+#[tokio::test]
+async fn the_job_list_shows_each_job_with_its_masked_command_and_whether_it_runs() {
+    let f = fixture();
+    let workspace = f.roots.workspace.display().to_string();
+    for command in ["sleep 30".to_string(), format!("cat {workspace}/x; true")] {
+        bash(
+            &f,
+            serde_json::json!({"command": command, "background": true}),
+        )
+        .await
+        .expect("start");
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let list = f.jobs.list();
+    assert_eq!(list.len(), 2);
+    assert_eq!((list[0].id.as_str(), list[0].running), ("job-1", true));
+    assert_eq!(list[0].command, "sleep 30");
+    assert!(!list[1].running, "the second job has ended");
+    assert_eq!(list[1].command, "cat /mnt/user-data/workspace/x; true");
+    f.jobs.cancel("job-1").await.expect("cancel");
+    assert!(f.jobs.list().iter().all(|j| !j.running));
+}

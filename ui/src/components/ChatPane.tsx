@@ -6,6 +6,7 @@ import { draftOf, isThreadRunning } from "../core/store";
 import { chatItems, type ChatItem } from "../core/toolCalls";
 import { WrenchIcon } from "./icons";
 import { ApprovalPrompt } from "./ApprovalPrompt";
+import { JobsBar } from "./JobsBar";
 import { ToolCallRows } from "./ToolCallRows";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
@@ -71,6 +72,7 @@ export function ChatPane() {
           </button>
         </div>
       )}
+      <JobsBar />
       <ApprovalPrompt />
       <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} />
     </main>

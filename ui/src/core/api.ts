@@ -12,6 +12,9 @@ import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 
+/** A background shell job of a thread (`bash` with `background: true`). */
+export type JobInfo = { id: string; command: string; running: boolean };
+
 export interface Api {
   providerStatus(): Promise<ProviderStatus>;
   detectLocalServers(): Promise<DetectedServer[]>;
@@ -25,6 +28,10 @@ export interface Api {
   /** Resolves with the run id once the run started; events arrive on `onEvent`. */
   startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(threadId: string): Promise<boolean>;
+  /** The thread's background shell jobs, running or ended. */
+  listJobs(threadId: string): Promise<JobInfo[]>;
+  /** Kills a background job; resolves with the sentence to show. */
+  cancelJob(threadId: string, jobId: string): Promise<string>;
   /**
    * Answers a tool call waiting for approval. Resolves with the id of the resumed run when it
    * was the last open one (its events arrive on `onEvent`), null otherwise.

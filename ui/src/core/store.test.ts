@@ -29,6 +29,8 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       return "r1";
     },
     cancelRun: async () => true,
+    listJobs: async () => [],
+    cancelJob: async () => "cancelled",
     answerApproval: async (_id, _call, _decision, onEvent) => {
       handler = onEvent;
       return "r2";

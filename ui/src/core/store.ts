@@ -253,6 +253,8 @@ export function createStore(api: Api) {
      * thread when null). Rejects with the backend's sentence; the inspector shows it.
      */
     explainTools: (threadId: string | null): Promise<VisibilityReport> => api.explainTools(threadId, null, null),
+    listJobs: (threadId: string) => api.listJobs(threadId),
+    cancelJob: (threadId: string, jobId: string) => api.cancelJob(threadId, jobId),
 
     async newThread(): Promise<string | null> {
       try {

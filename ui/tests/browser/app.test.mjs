@@ -753,3 +753,29 @@ describe("approvals", () => {
     assert.deepEqual(answer.args, { threadId: "t-wait", callId: "call-w", decision: "allow_always", onEvent: "<channel>" });
   });
 });
+
+describe("background jobs", () => {
+  test("running jobs of the open thread are listed with a stop button; stopping removes one", async () => {
+    const { page, errors } = await app({
+      provider: CONFIGURED,
+      threads: [{ id: "t-jobs", title: "Build", updated_at: 5, messages: [{ role: "user", content: "build it" }] }],
+      jobs: {
+        "t-jobs": [
+          { id: "job-1", command: "npm run build -- --watch", running: true },
+          { id: "job-2", command: "echo finished", running: false },
+          { id: "job-3", command: "python -m http.server", running: true },
+        ],
+      },
+    });
+    await page.locator(tid("thread-item")).first().click();
+    await page.locator(tid("jobs-bar")).waitFor();
+    const items = page.locator(tid("job-item"));
+    assert.deepEqual(await items.locator(".job-command").allInnerTexts(), ["npm run build -- --watch", "python -m http.server"]);
+    await items.nth(0).locator(tid("job-cancel")).click();
+    await until(async () => (await items.count()) === 1, "the stopped job to go");
+    assert.equal(await items.locator(".job-command").innerText(), "python -m http.server");
+    const cancel = (await calls(page)).find((c) => c.cmd === "cancel_job");
+    assert.deepEqual(cancel.args, { threadId: "t-jobs", jobId: "job-1" });
+    assert.deepEqual(errors, []);
+  });
+});

@@ -30,6 +30,8 @@
        */
       approvalOutput: "approved\n[exit code: 0]",
       afterApproval: ["The command ", "ran."],
+      /** Background jobs per thread id: [{ id, command, running }]. */
+      jobs: {},
       /** Optional per-run scripts: run n uses replies[n], falling back to reply. */
       replies: [],
       /** After this many chunks the run fails with failError. */
@@ -301,6 +303,16 @@
       // The real backend answers the command first and streams afterwards.
       setTimeout(() => void stream(threadId, content, onEvent.id, runId), 0);
       return runId;
+    },
+    list_jobs: ({ threadId }) => {
+      thread(threadId);
+      return (cfg.jobs && cfg.jobs[threadId]) || [];
+    },
+    cancel_job: ({ threadId, jobId }) => {
+      const j = ((cfg.jobs && cfg.jobs[threadId]) || []).find((x) => x.id === jobId);
+      if (!j) throw `no job with id "${jobId}"`;
+      j.running = false;
+      return `job ${jobId} cancelled; its processes were killed`;
     },
     answer_approval: ({ threadId, callId, decision, onEvent }) => {
       const t = thread(threadId);

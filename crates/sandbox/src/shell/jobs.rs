@@ -54,6 +54,25 @@ impl Drop for Job {
     }
 }
 
+/// A background job as the UI lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct JobInfo {
+    pub id: String,
+    /// The command, host paths masked.
+    pub command: String,
+    pub running: bool,
+}
+
+/// Sort key: job ids end in a counter (`job-2` before `job-10`).
+fn natural_id(id: &str) -> (u64, &str) {
+    let n = id
+        .rsplit(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(u64::MAX);
+    (n, id)
+}
+
 /// The background jobs of one thread, shared by `bash`, `job_output` and `job_cancel`.
 #[derive(Default)]
 pub struct JobTable {
@@ -136,6 +155,23 @@ impl JobTable {
             );
         }
         Ok(id)
+    }
+
+    /// Every job of the thread, running or ended, by id: what the UI lists.
+    pub fn list(&self) -> Vec<JobInfo> {
+        let Ok(jobs) = self.jobs.lock() else {
+            return Vec::new();
+        };
+        let mut out: Vec<JobInfo> = jobs
+            .iter()
+            .map(|(id, j)| JobInfo {
+                id: id.clone(),
+                command: self.mask(&j.command),
+                running: j.state.lock().map(|s| s.ended.is_none()).unwrap_or(false),
+            })
+            .collect();
+        out.sort_by(|a, b| natural_id(&a.id).cmp(&natural_id(&b.id)));
+        out
     }
 
     /// Ids of the jobs still running.

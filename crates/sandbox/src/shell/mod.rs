@@ -19,7 +19,7 @@ pub mod run;
 
 pub use bash_tool::{bash_spec, BashTool};
 pub use confine::{ConfineError, Confinement, ConfinementKind};
-pub use jobs::{JobCancelTool, JobOutputTool, JobTable};
+pub use jobs::{JobCancelTool, JobInfo, JobOutputTool, JobTable};
 pub use run::{Shell, ShellConfig, ShellError, ShellOutcome};
 
 use std::sync::Arc;
