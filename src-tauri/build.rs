@@ -20,6 +20,7 @@ const COMMANDS: &[&str] = &[
     "set_approval_policy",
     "list_jobs",
     "cancel_job",
+    "answer_clarification",
 ];
 
 fn main() {

@@ -144,6 +144,29 @@ pub async fn cancel_job(app: AppState<'_>, thread_id: String, job_id: String) ->
         .map_err(user_facing)
 }
 
+/// Answers the agent's question (ask_clarification). When nothing else waits the thread
+/// resumes: the new run's events stream on `on_event` and its id is returned.
+#[tauri::command]
+pub async fn answer_clarification(
+    app: AppState<'_>,
+    thread_id: String,
+    call_id: String,
+    answer: String,
+    on_event: Channel<RunEvent>,
+) -> CmdResult<Option<String>> {
+    let sink = Arc::new(move |event: RunEvent| {
+        if let Err(e) = on_event.send(event) {
+            tracing::debug!(error = %e, "run event not delivered");
+        }
+    });
+    let app: Arc<App> = Arc::clone(&app);
+    let handle = app
+        .answer_clarification(&thread_id, &call_id, &answer, ModelChoice::Configured, sink)
+        .await
+        .map_err(user_facing)?;
+    Ok(handle.map(|h| h.run_id))
+}
+
 /// The approval rules (per tool and per group).
 #[tauri::command]
 pub async fn approval_policy(app: AppState<'_>) -> CmdResult<ApprovalPolicy> {

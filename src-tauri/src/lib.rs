@@ -40,6 +40,7 @@ pub fn run() {
             commands::set_approval_policy,
             commands::list_jobs,
             commands::cancel_job,
+            commands::answer_clarification,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

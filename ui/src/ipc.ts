@@ -35,6 +35,11 @@ export const ipc: Api = {
     return invoke<string>("start_run", { threadId, content, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+  answerClarification: (threadId: string, callId: string, answer: string, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<string | null>("answer_clarification", { threadId, callId, answer, onEvent: channel });
+  },
   listJobs: (threadId: string) => invoke<JobInfo[]>("list_jobs", { threadId }),
   cancelJob: (threadId: string, jobId: string) => invoke<string>("cancel_job", { threadId, jobId }),
   answerApproval: (threadId: string, callId: string, decision: ApprovalDecision, onEvent: (event: RunEvent) => void) => {

@@ -44,12 +44,16 @@ impl App {
         let (tool, all_answered) = self
             .on_store(move |s| {
                 let mut state = s.get_thread(&tid)?.state;
-                let Some(pending) = state.pending.iter_mut().find(|p| p.call.id == cid) else {
+                let Some(pending) = state
+                    .pending
+                    .iter_mut()
+                    .find(|p| p.call.id == cid && p.question.is_none())
+                else {
                     return Ok(None);
                 };
                 pending.decision = Some(decision);
                 let tool = pending.call.name.clone();
-                let all = state.pending.iter().all(|p| p.decision.is_some());
+                let all = state.pending.iter().all(|p| p.is_answered());
                 s.save_thread_state(&tid, &state)?;
                 Ok(Some((tool, all)))
             })
@@ -66,6 +70,60 @@ impl App {
             policy.tools.insert(tool, Permission::Allow);
             self.set_approval_policy(&policy)?;
         }
+        if !all_answered {
+            return Ok(None);
+        }
+        self.resume_run(thread_id, choice, sink).await.map(Some)
+    }
+}
+
+/// Longest answer to a question, in bytes (as long as a user message may be).
+const MAX_ANSWER_BYTES: usize = 1 << 20;
+
+impl App {
+    /// Answers the agent's question (ask_clarification). When nothing else waits, the thread
+    /// resumes with the answer as the call's result; events go to `sink`.
+    pub async fn answer_clarification(
+        self: &Arc<Self>,
+        thread_id: &str,
+        call_id: &str,
+        answer: &str,
+        choice: ModelChoice,
+        sink: EventSink,
+    ) -> Result<Option<RunHandle>, AppError> {
+        let answer = answer.trim().to_string();
+        if answer.is_empty() {
+            return Err(AppError::Invalid("the answer is empty".into()));
+        }
+        if answer.len() > MAX_ANSWER_BYTES {
+            return Err(AppError::Invalid("the answer is too long".into()));
+        }
+        if self.is_running(thread_id) {
+            return Err(AppError::RunInProgress);
+        }
+        let (tid, cid) = (thread_id.to_string(), call_id.to_string());
+        let all_answered = self
+            .on_store(move |s| {
+                let mut state = s.get_thread(&tid)?.state;
+                let Some(pending) = state
+                    .pending
+                    .iter_mut()
+                    .find(|p| p.call.id == cid && p.question.is_some())
+                else {
+                    return Ok(None);
+                };
+                pending.answer = Some(answer);
+                let all = state.pending.iter().all(|p| p.is_answered());
+                s.save_thread_state(&tid, &state)?;
+                Ok(Some(all))
+            })
+            .await?
+            .ok_or_else(|| {
+                AppError::Invalid(format!(
+                    "no question in this thread waits for an answer as call `{call_id}`; it was \
+                     answered already or the thread moved on"
+                ))
+            })?;
         if !all_answered {
             return Ok(None);
         }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use workbench_core::builtins::{RetrieveToolResult, ToolSearch};
+use workbench_core::builtins::{AskClarification, RetrieveToolResult, ToolSearch};
 use workbench_core::thread::{ThreadState, ThreadStore};
 use workbench_core::tools::assembly::{
     assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps,
@@ -39,9 +39,10 @@ impl CandidateSource for BuiltinSource {
     }
 
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        vec![Candidate::new(Arc::new(RetrieveToolResult::new(
-            ctx.thread_dir.clone(),
-        )))]
+        vec![
+            Candidate::new(Arc::new(RetrieveToolResult::new(ctx.thread_dir.clone()))),
+            Candidate::new(Arc::new(AskClarification::new())),
+        ]
     }
 }
 

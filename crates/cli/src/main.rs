@@ -40,6 +40,8 @@ enum Command {
     },
     /// Answers a tool call waiting for approval; the thread resumes when nothing else waits.
     Approve(approve::ApproveArgs),
+    /// Answers the agent's open question in a thread; the thread resumes.
+    Answer(approve::AnswerArgs),
     /// Calls one tool by hand, as the model would: `tool call [--thread ID] NAME ARGS_JSON`.
     Tool(tool_call::ToolArgs),
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
@@ -50,7 +52,7 @@ enum Command {
 const EXIT_RUN_FAILED: u8 = 1;
 /// Exit status for bad input or setup problems.
 const EXIT_USAGE: u8 = 2;
-/// Exit status when the run stopped to wait for the user (an approval to answer).
+/// Exit status when the run stopped to wait for the user (an approval or a question).
 const EXIT_WAITING: u8 = 3;
 /// Exit status when the user interrupted the run (as shells report SIGINT).
 const EXIT_CANCELLED: u8 = 130;
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run::run(app, args).await,
             Command::Approve(args) => approve::approve(app, args).await,
+            Command::Answer(args) => approve::answer(app, args).await,
             Command::Tool(args) => tool_call::run(app, args).await,
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),

@@ -1,4 +1,4 @@
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -6,6 +6,7 @@ use clap::Args;
 use workbench_app::{App, ModelChoice, RunHandle, RunOptions};
 use workbench_core::agent::{RunEvent, RunOutcome};
 use workbench_core::config::{ProviderKind, ProviderSettings};
+use workbench_core::thread::PendingCall;
 
 use crate::{EXIT_CANCELLED, EXIT_RUN_FAILED, EXIT_USAGE, EXIT_WAITING};
 
@@ -71,6 +72,7 @@ pub async fn run(app: Arc<App>, args: RunArgs) -> ExitCode {
         agent: args.agent.clone(),
         skills: args.skills.clone(),
     };
+    let choice_for_follow = choice.clone();
     let handle = match app
         .start_run_with(&thread_id, &args.prompt, choice, options, sink)
         .await
@@ -81,45 +83,89 @@ pub async fn run(app: Arc<App>, args: RunArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    follow(&app, handle, &thread_id).await
+    follow(&app, handle, &thread_id, &choice_for_follow, json).await
 }
 
-/// Waits for a run (Ctrl-C cancels it) and turns its end into the exit status; a run waiting
-/// for approval prints what it waits for and how to answer.
-pub async fn follow(app: &Arc<App>, handle: RunHandle, thread_id: &str) -> ExitCode {
-    let cancel_app = app.clone();
-    let cancel_thread = thread_id.to_string();
-    let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            cancel_app.cancel_run(&cancel_thread);
+/// Waits for a run (Ctrl-C cancels it) and turns its end into the exit status. A run waiting
+/// for the user prints what it waits for; on a terminal a question is asked right here and the
+/// thread resumes with the answer.
+pub async fn follow(
+    app: &Arc<App>,
+    mut handle: RunHandle,
+    thread_id: &str,
+    choice: &ModelChoice,
+    json: bool,
+) -> ExitCode {
+    loop {
+        let cancel_app = app.clone();
+        let cancel_thread = thread_id.to_string();
+        let ctrl_c = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                cancel_app.cancel_run(&cancel_thread);
+            }
+        });
+        let outcome = handle.finished().await;
+        ctrl_c.abort();
+        match outcome {
+            RunOutcome::Completed => return ExitCode::SUCCESS,
+            RunOutcome::Cancelled => return ExitCode::from(EXIT_CANCELLED),
+            RunOutcome::Failed => return ExitCode::from(EXIT_RUN_FAILED),
+            RunOutcome::WaitingForUser => {}
         }
-    });
-    let outcome = handle.finished().await;
-    ctrl_c.abort();
-    match outcome {
-        RunOutcome::Completed => ExitCode::SUCCESS,
-        RunOutcome::Cancelled => ExitCode::from(EXIT_CANCELLED),
-        RunOutcome::Failed => ExitCode::from(EXIT_RUN_FAILED),
-        RunOutcome::WaitingForUser => {
-            print_waiting(app, thread_id);
-            ExitCode::from(EXIT_WAITING)
+        let pending = match app.get_thread(thread_id) {
+            Ok(view) => view.thread.state.pending,
+            Err(e) => {
+                eprintln!("workbench: {e}");
+                return ExitCode::from(EXIT_RUN_FAILED);
+            }
+        };
+        print_waiting(&pending, thread_id);
+        let asked = pending
+            .iter()
+            .find(|p| p.question.is_some() && p.answer.is_none());
+        let only_question = pending.iter().filter(|p| !p.is_answered()).count() == 1;
+        let (Some(asked), true, true) = (asked, only_question, std::io::stdin().is_terminal())
+        else {
+            return ExitCode::from(EXIT_WAITING);
+        };
+        eprint!("your answer> ");
+        let mut answer = String::new();
+        if std::io::stdin().read_line(&mut answer).is_err() || answer.trim().is_empty() {
+            return ExitCode::from(EXIT_WAITING);
         }
+        let sink = Arc::new(move |event: RunEvent| print_event(&event, json));
+        handle = match app
+            .answer_clarification(thread_id, &asked.call.id, &answer, choice.clone(), sink)
+            .await
+        {
+            Ok(Some(h)) => h,
+            Ok(None) => return ExitCode::from(EXIT_WAITING),
+            Err(e) => {
+                eprintln!("workbench: {e}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
     }
 }
 
-fn print_waiting(app: &App, thread_id: &str) {
-    let pending = match app.get_thread(thread_id) {
-        Ok(view) => view.thread.state.pending,
-        Err(e) => {
-            eprintln!("workbench: {e}");
-            return;
+fn print_waiting(pending: &[PendingCall], thread_id: &str) {
+    for p in pending.iter().filter(|p| !p.is_answered()) {
+        match &p.question {
+            Some(q) => {
+                eprintln!("workbench: the agent asks: {}", q.question);
+                if let Some(context) = &q.context {
+                    eprintln!("  ({context})");
+                }
+                for (i, o) in q.options.iter().enumerate() {
+                    eprintln!("  {}. {o}", i + 1);
+                }
+                eprintln!("  answer: workbench answer {thread_id} \"TEXT\"");
+            }
+            None => eprintln!(
+                "workbench: waiting for approval: {} {} ({})\n  answer: workbench approve {thread_id} {} allow|always|deny",
+                p.call.name, p.call.arguments, p.reason, p.call.id
+            ),
         }
-    };
-    for p in pending.iter().filter(|p| p.decision.is_none()) {
-        eprintln!(
-            "workbench: waiting for approval: {} {} ({})\n  answer: workbench approve {thread_id} {} allow|always|deny",
-            p.call.name, p.call.arguments, p.reason, p.call.id
-        );
     }
 }
 

@@ -204,3 +204,61 @@ async fn a_run_waiting_for_approval_exits_3_and_approve_resumes_it() {
         .unwrap();
     assert_eq!(again.status.code(), Some(2), "answered already");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_prints_its_options_exits_3_and_answer_resumes() {
+    let srv = ScriptedServer::start(fixtures(), ServerOptions::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let provider = [
+        "--provider",
+        "openai",
+        "--base-url",
+        &srv.base_url(),
+        "--model",
+        "ask",
+    ];
+    let out = workbench(dir.path())
+        .arg("run")
+        .args(provider)
+        .arg("Make me a report")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("the agent asks: Which format should the report use?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1. Markdown") && err.contains("2. CSV"),
+        "{err}"
+    );
+    let thread = err
+        .split("workbench answer ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+
+    let out = workbench(dir.path())
+        .args(["answer", &thread, "CSV please"])
+        .args(provider)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = workbench(dir.path())
+        .args(["show", "--json", &thread])
+        .output()
+        .unwrap();
+    assert!(text(&shown.stdout).contains("The user answered: CSV please"));
+    let again = workbench(dir.path())
+        .args(["answer", &thread, "JSON"])
+        .args(provider)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("no question waits"));
+}

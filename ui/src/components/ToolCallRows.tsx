@@ -7,7 +7,7 @@ const STATE_LABEL: Record<ToolCallState, string> = {
   done: "done",
   failed: "failed",
   interrupted: "interrupted",
-  waiting: "waiting for approval",
+  waiting: "waiting for you",
 };
 
 /** The tool calls of one assistant message, one compact row each. */

@@ -28,6 +28,13 @@ export interface Api {
   /** Resolves with the run id once the run started; events arrive on `onEvent`. */
   startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(threadId: string): Promise<boolean>;
+  /** Answers the agent's question; like `answerApproval`, resolves with the resumed run's id. */
+  answerClarification(
+    threadId: string,
+    callId: string,
+    answer: string,
+    onEvent: (event: RunEvent) => void,
+  ): Promise<string | null>;
   /** The thread's background shell jobs, running or ended. */
   listJobs(threadId: string): Promise<JobInfo[]>;
   /** Kills a background job; resolves with the sentence to show. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PendingCall } from "../bindings/PendingCall";
-import { approvalPreview, openApprovals, sourceLabel } from "./approvals";
+import { approvalPreview, isAnswered, openApprovals, openQuestions, sourceLabel } from "./approvals";
 
 const call = (name: string, args: unknown) => ({
   id: "c1",
@@ -79,6 +79,8 @@ describe("openApprovals and sourceLabel", () => {
     group: "bash",
     reason: "ask",
     decision,
+    question: null,
+    answer: null,
   });
 
   it("keeps only unanswered calls, in order", () => {
@@ -89,5 +91,25 @@ describe("openApprovals and sourceLabel", () => {
 
   it("names an MCP server", () => {
     expect(sourceLabel(pending("a", null))).toBe("MCP server github");
+  });
+});
+
+describe("questions", () => {
+  const asked = (answer: string | null): PendingCall => ({
+    call: call("ask_clarification", { question: "Which?" }),
+    run_id: "r",
+    source: { kind: "builtin" },
+    group: "clarification",
+    reason: "the agent has a question for you",
+    decision: null,
+    question: { question: "Which?", clarification_type: "approach_choice", context: null, options: ["A", "B"] },
+    answer,
+  });
+
+  it("are not approvals, and are open until answered", () => {
+    expect(openApprovals([asked(null)])).toEqual([]);
+    expect(openQuestions([asked(null), asked("A")])).toHaveLength(1);
+    expect(isAnswered(asked(null))).toBe(false);
+    expect(isAnswered(asked("A"))).toBe(true);
   });
 });

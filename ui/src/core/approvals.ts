@@ -74,10 +74,29 @@ export function approvalPreview(call: ToolCall): ApprovalPreview {
   return { kind: "arguments", text: JSON.stringify(args, null, 2) };
 }
 
-/** The calls still waiting for an answer, oldest first. */
+/** The approvals still waiting for an answer, oldest first. */
 export function openApprovals(pending: readonly PendingCall[] | undefined): PendingCall[] {
-  return (pending ?? []).filter((p) => p.decision === null);
+  return (pending ?? []).filter((p) => p.question === null && p.decision === null);
 }
+
+/** The agent's questions still waiting for an answer, oldest first. */
+export function openQuestions(pending: readonly PendingCall[] | undefined): PendingCall[] {
+  return (pending ?? []).filter((p) => p.question !== null && p.answer === null);
+}
+
+/** Whether the user has answered `p` (an approval decided, or a question answered). */
+export function isAnswered(p: PendingCall): boolean {
+  return p.question !== null ? p.answer !== null : p.decision !== null;
+}
+
+/** A heading for each kind of question. */
+export const QUESTION_KIND: Record<NonNullable<PendingCall["question"]>["clarification_type"], string> = {
+  missing_info: "Missing information",
+  ambiguous_requirement: "Needs clarifying",
+  approach_choice: "Choose an approach",
+  risk_confirmation: "Please confirm",
+  suggestion: "Suggestion",
+};
 
 /** Where the tool comes from, for the prompt's subtitle. */
 export function sourceLabel(p: PendingCall): string {

@@ -35,6 +35,10 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       handler = onEvent;
       return "r2";
     },
+    answerClarification: async (_id, _call, _answer, onEvent) => {
+      handler = onEvent;
+      return "r3";
+    },
     explainTools: async () => ({ tools: [], catalog_hash: null }),
     ...over,
   };
@@ -202,6 +206,8 @@ describe("compaction notice", () => {
             group: "bash",
             reason: "asks by default",
             decision: null,
+            question: null,
+            answer: null,
           })),
         },
       },

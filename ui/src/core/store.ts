@@ -11,6 +11,7 @@ import type { ThreadState } from "../bindings/ThreadState";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 import { errorText, type Api } from "./api";
+import { isAnswered } from "./approvals";
 import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
 import { toSettings, type ProviderForm } from "./settings";
 import { patchThread, sortThreads, upsertThread } from "./threads";
@@ -392,42 +393,15 @@ export function createStore(api: Api) {
      * it was the last open one the thread resumes here, as a live run of this window.
      */
     async answerApproval(callId: string, decision: ApprovalDecision): Promise<void> {
-      const id = state.activeThreadId;
-      if (id === null || isThreadRunning(state, id)) return;
-      const before = state.threadState;
-      set((s) => ({
-        threadState:
-          s.threadState === null
-            ? null
-            : {
-                ...s.threadState,
-                pending: s.threadState.pending.map((p) => (p.call.id === callId ? { ...p, decision } : p)),
-              },
-        runErrors: without(s.runErrors, id),
-      }));
-      const resumes = (state.threadState?.pending ?? []).every((p) => p.decision !== null);
-      if (resumes) {
-        set((s) => ({
-          liveRuns: { ...s.liveRuns, [id]: s.liveRuns[id] ?? "" },
-          threads: patchThread(s.threads, id, { running: true }),
-        }));
-      }
-      try {
-        const runId = await api.answerApproval(id, callId, decision, (event) => onRunEvent(id, event));
-        if (runId !== null) {
-          set((s) => (id in s.liveRuns ? { liveRuns: { ...s.liveRuns, [id]: runId } } : {}));
-        }
-      } catch (err) {
-        // Nothing was resumed: show the question again with the reason.
-        set((s) => ({
-          threadState: s.activeThreadId === id ? before : s.threadState,
-          liveRuns: without(s.liveRuns, id),
-          threads: patchThread(s.threads, id, { running: false }),
-          runErrors: { ...s.runErrors, [id]: errorText(err) },
-        }));
-      }
+      await answerPending(callId, { decision }, (id, onEvent) => api.answerApproval(id, callId, decision, onEvent));
     },
 
+    /** Answers the agent's question in the active thread; the thread resumes when nothing else waits. */
+    async answerClarification(callId: string, answer: string): Promise<void> {
+      const text = answer.trim();
+      if (text === "") return;
+      await answerPending(callId, { answer: text }, (id, onEvent) => api.answerClarification(id, callId, text, onEvent));
+    },
     async stop(): Promise<void> {
       const id = state.activeThreadId;
       if (id === null) return;
@@ -439,6 +413,51 @@ export function createStore(api: Api) {
       }
     },
   };
+
+  /**
+   * Shows an answer at once and sends it; when it was the last open one the thread resumes
+   * here, as a live run of this window. A rejected answer puts the question back.
+   */
+  async function answerPending(
+    callId: string,
+    patch: { decision: ApprovalDecision } | { answer: string },
+    send: (threadId: string, onEvent: (event: RunEvent) => void) => Promise<string | null>,
+  ): Promise<void> {
+    const id = state.activeThreadId;
+    if (id === null || isThreadRunning(state, id)) return;
+    const before = state.threadState;
+    set((s) => ({
+      threadState:
+        s.threadState === null
+          ? null
+          : {
+              ...s.threadState,
+              pending: s.threadState.pending.map((p) => (p.call.id === callId ? { ...p, ...patch } : p)),
+            },
+      runErrors: without(s.runErrors, id),
+    }));
+    const resumes = (state.threadState?.pending ?? []).every(isAnswered);
+    if (resumes) {
+      set((s) => ({
+        liveRuns: { ...s.liveRuns, [id]: s.liveRuns[id] ?? "" },
+        threads: patchThread(s.threads, id, { running: true }),
+      }));
+    }
+    try {
+      const runId = await send(id, (event) => onRunEvent(id, event));
+      if (runId !== null) {
+        set((s) => (id in s.liveRuns ? { liveRuns: { ...s.liveRuns, [id]: runId } } : {}));
+      }
+    } catch (err) {
+      // Nothing was resumed: show the question again with the reason.
+      set((s) => ({
+        threadState: s.activeThreadId === id ? before : s.threadState,
+        liveRuns: without(s.liveRuns, id),
+        threads: patchThread(s.threads, id, { running: false }),
+        runErrors: { ...s.runErrors, [id]: errorText(err) },
+      }));
+    }
+  }
 
   return {
     getState: (): AppState => state,

@@ -735,7 +735,7 @@ describe("approvals", () => {
           state: {
             promoted: null,
             artifacts: [],
-            pending: [{ call: write, run_id: "r0", source: { kind: "sandbox" }, group: "file", reason: "group `file` is set to ask", decision: null }],
+            pending: [{ call: write, run_id: "r0", source: { kind: "sandbox" }, group: "file", reason: "group `file` is set to ask", decision: null, question: null, answer: null }],
           },
         },
       ],
@@ -777,5 +777,50 @@ describe("background jobs", () => {
     const cancel = (await calls(page)).find((c) => c.cmd === "cancel_job");
     assert.deepEqual(cancel.args, { threadId: "t-jobs", jobId: "job-1" });
     assert.deepEqual(errors, []);
+  });
+});
+
+describe("clarification questions", () => {
+  const QUESTION = {
+    question: "Which format should the report use?",
+    clarification_type: "approach_choice",
+    context: "Both are easy to produce.",
+    options: ["Markdown", "CSV"],
+  };
+  const ASK_RUN = {
+    turns: [{ chunks: ["I need one detail first."], delayMs: 20, toolCalls: [{ name: "ask_clarification", arguments: QUESTION }], question: { call: 0 } }],
+  };
+
+  test("the card shows the question, its kind and the options; clicking one resumes with it", async () => {
+    const { page, errors } = await app({ provider: CONFIGURED, reply: ASK_RUN, afterApproval: ["A CSV ", "it is."] });
+    await newThreadAndSend(page, "Make me a report");
+    const card = page.locator(tid("clarification-card"));
+    await card.waitFor();
+    assert.equal(await card.locator(tid("clarification-question")).innerText(), QUESTION.question);
+    assert.equal(await card.locator(tid("clarification-type")).innerText(), "CHOOSE AN APPROACH");
+    assert.match(await card.innerText(), /Both are easy to produce\./);
+    assert.deepEqual(await card.locator(tid("clarification-option")).allInnerTexts(), ["Markdown", "CSV"]);
+    assert.equal(await page.locator(tid("approval-card")).count(), 0, "a question is not an approval");
+    // Keyboard: the first option has focus; Tab moves to the next; Enter answers.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Markdown");
+    await page.screenshot({ path: join(uiRoot, "test-results", "clarification-card.png") });
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await until(async () => (await lastAssistant(page)).text === "A CSV it is.", "the resumed reply");
+    assert.equal(await page.locator(tid("clarification-card")).count(), 0);
+    const sent = (await calls(page)).find((c) => c.cmd === "answer_clarification");
+    assert.equal(sent.args.answer, "CSV");
+    assert.deepEqual(errors, []);
+  });
+
+  test("a free-text answer is sent with Enter", async () => {
+    const { page } = await app({ provider: CONFIGURED, reply: ASK_RUN });
+    await newThreadAndSend(page, "Make me a report");
+    await page.locator(tid("clarification-card")).waitFor();
+    await page.fill(tid("clarification-input"), "Plain text, please");
+    await page.press(tid("clarification-input"), "Enter");
+    await until(async () => (await calls(page)).some((c) => c.cmd === "answer_clarification"), "the answer");
+    const sent = (await calls(page)).find((c) => c.cmd === "answer_clarification");
+    assert.equal(sent.args.answer, "Plain text, please");
   });
 });

@@ -167,15 +167,30 @@
       }));
       reply.status = "complete";
       send({ type: "message_updated", message: reply });
-      if (turn.ask) {
-        const pending = turn.ask.map((n) => ({
+      if (turn.ask || turn.question) {
+        const pending = (turn.ask || []).map((n) => ({
           call: reply.tool_calls[n],
           run_id: runId,
           source: { kind: "sandbox" },
           group: reply.tool_calls[n].name,
           reason: `tools of group \`${reply.tool_calls[n].name}\` ask by default`,
           decision: null,
+          question: null,
+          answer: null,
         }));
+        for (const n of turn.question ? [turn.question.call] : []) {
+          const args = JSON.parse(reply.tool_calls[n].arguments);
+          pending.push({
+            call: reply.tool_calls[n],
+            run_id: runId,
+            source: { kind: "builtin" },
+            group: "clarification",
+            reason: "the agent has a question for you",
+            decision: null,
+            question: { question: args.question, clarification_type: args.clarification_type, context: args.context ?? null, options: args.options ?? [] },
+            answer: null,
+          });
+        }
         t.state = { ...t.state, pending };
         send({ type: "state_updated", thread_id: threadId, state: t.state });
         outcome = "waiting_for_user";
@@ -236,8 +251,10 @@
     send({ type: "state_updated", thread_id: threadId, state: t.state });
     for (const p of pending) {
       await sleep(80);
-      const denied = p.decision === "deny";
-      const content = denied
+      const denied = p.question === null && p.decision === "deny";
+      const content = p.question !== null
+        ? `The user answered: ${p.answer}`
+        : denied
         ? `the user denied running \`${p.call.name}\` this time. Do not retry the same call; ask the user what they want instead, or continue without it`
         : cfg.approvalOutput;
       const res = message(threadId, { role: "tool", run_id: runId, tool_call_id: p.call.id, content, is_error: denied });
@@ -304,6 +321,18 @@
       setTimeout(() => void stream(threadId, content, onEvent.id, runId), 0);
       return runId;
     },
+    answer_clarification: ({ threadId, callId, answer, onEvent }) => {
+      const t = thread(threadId);
+      if (state.running.has(threadId)) throw "this thread is already answering; stop it or wait for it to finish";
+      const p = t.state.pending.find((x) => x.call.id === callId && x.question);
+      if (!p) throw `no question in this thread waits for an answer as call \`${callId}\``;
+      p.answer = answer;
+      if (t.state.pending.some((x) => (x.question ? x.answer === null : x.decision === null))) return null;
+      const runId = newId("r");
+      state.running.set(threadId, { cancelled: false });
+      setTimeout(() => void resume(threadId, onEvent.id, runId), 0);
+      return runId;
+    },
     list_jobs: ({ threadId }) => {
       thread(threadId);
       return (cfg.jobs && cfg.jobs[threadId]) || [];
@@ -320,7 +349,7 @@
       const p = t.state.pending.find((x) => x.call.id === callId);
       if (!p) throw `nothing in this thread waits for an answer about call \`${callId}\``;
       p.decision = decision;
-      if (t.state.pending.some((x) => x.decision === null)) return null;
+      if (t.state.pending.some((x) => (x.question ? x.answer === null : x.decision === null))) return null;
       const runId = newId("r");
       state.running.set(threadId, { cancelled: false });
       setTimeout(() => void resume(threadId, onEvent.id, runId), 0);

@@ -11,11 +11,11 @@ use crate::middleware::Approval;
 use crate::middleware::{Chain, Flow, RunInfo};
 use crate::model::{ModelClient, ModelError, ModelRequest, StreamEvent};
 use crate::thread::{
-    denied_result, Message, MessageStatus, PendingCall, StoreError, ThreadState, ThreadStore,
-    ToolCall, SUPERSEDED_RESULT,
+    answer_result, denied_result, Message, MessageStatus, PendingCall, StoreError, ThreadState,
+    ThreadStore, ToolCall, SUPERSEDED_RESULT,
 };
 use crate::tools::assembly::Assembly;
-use crate::tools::{Tool, ToolContext, ToolError, ToolOutput};
+use crate::tools::{StateUpdate, Tool, ToolContext, ToolError, ToolOutput, ToolSource};
 
 /// What the model reads when a tool panicked instead of returning.
 pub(super) const TOOL_CRASHED: &str =
@@ -192,7 +192,7 @@ async fn resume_pending(
             Some("there is nothing waiting for an answer in this thread".into()),
         )));
     }
-    if let Some(open) = state.pending.iter().find(|p| p.decision.is_none()) {
+    if let Some(open) = state.pending.iter().find(|p| !p.is_answered()) {
         return Ok(Some((
             RunOutcome::Failed,
             Some(format!(
@@ -207,6 +207,11 @@ async fn resume_pending(
     save_state(parts, spec, state).await?;
     let mut allowed = Vec::new();
     for p in pending {
+        if let (Some(_), Some(answer)) = (&p.question, &p.answer) {
+            let result = ToolOutput::text(answer_result(answer));
+            commit_result(parts, spec, &p.call.id, result).await?;
+            continue;
+        }
         match p.decision {
             Some(d) if d.allows() => allowed.push(p.call),
             _ => {
@@ -442,6 +447,19 @@ async fn run_tools(
         let Some(call) = pending[i].take() else {
             continue;
         };
+        if let Some(StateUpdate::AskUser(question)) = &output.update {
+            asks.push(PendingCall {
+                call: call.clone(),
+                run_id: spec.run_id.clone(),
+                source: ToolSource::Builtin,
+                group: "clarification".into(),
+                reason: "the agent has a question for you".into(),
+                decision: None,
+                question: Some(question.clone()),
+                answer: None,
+            });
+            continue;
+        }
         parts.chain.after_tool(call, &mut output, info);
         if let Some(update) = &output.update {
             state.apply(update);
@@ -499,6 +517,8 @@ pub(super) fn prepare_call(
             group: meta.group.clone(),
             reason,
             decision: None,
+            question: None,
+            answer: None,
         }),
     }
 }

@@ -6,6 +6,9 @@ mod state;
 mod store;
 
 pub use message::{Message, MessageStatus, Role, ToolCall};
-pub use pending::{denied_result, ApprovalDecision, PendingCall, SUPERSEDED_RESULT};
+pub use pending::{
+    answer_result, denied_result, ApprovalDecision, Clarification, ClarificationType, PendingCall,
+    SUPERSEDED_RESULT,
+};
 pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView};
 pub use store::{StoreError, ThreadStore};

@@ -21,9 +21,58 @@ pub struct PendingCall {
     pub group: String,
     /// Why the user is asked ("`bash` is set to ask (group bash)").
     pub reason: String,
-    /// The user's answer, once given; the run resumes when every pending call has one.
+    /// The user's answer to an approval, once given; the run resumes when every pending call
+    /// has its answer.
     #[serde(default)]
     pub decision: Option<ApprovalDecision>,
+    /// Set when the call is the agent's question to the user (ask_clarification) rather than
+    /// an approval.
+    #[serde(default)]
+    pub question: Option<Clarification>,
+    /// The user's answer to the question; it becomes the call's result.
+    #[serde(default)]
+    pub answer: Option<String>,
+}
+
+impl PendingCall {
+    /// Whether the user has answered (decided an approval, or answered a question).
+    pub fn is_answered(&self) -> bool {
+        match &self.question {
+            Some(_) => self.answer.is_some(),
+            None => self.decision.is_some(),
+        }
+    }
+}
+
+/// A question the agent asks the user (ask_clarification).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Clarification {
+    pub question: String,
+    pub clarification_type: ClarificationType,
+    /// Why the agent asks, when it said.
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Choices to offer as buttons; the user may always answer in their own words.
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+/// What kind of question it is; the UI labels the card with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum ClarificationType {
+    MissingInfo,
+    AmbiguousRequirement,
+    ApproachChoice,
+    RiskConfirmation,
+    Suggestion,
+}
+
+/// What the model reads as the result of its question.
+pub fn answer_result(answer: &str) -> String {
+    format!("The user answered: {answer}")
 }
 
 /// What the user answered to an approval.

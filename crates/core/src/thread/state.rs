@@ -55,6 +55,8 @@ impl ThreadState {
                     });
                 }
             },
+            // Handled by the loop, which turns it into a pending call.
+            StateUpdate::AskUser(_) => {}
             StateUpdate::Artifacts { paths } => {
                 for p in paths {
                     if !self.artifacts.contains(p) {

@@ -75,6 +75,9 @@ pub enum StateUpdate {
     },
     /// present_files: these virtual paths are the run's artifacts.
     Artifacts { paths: Vec<String> },
+    /// ask_clarification: stop the run and put this question to the user; the answer becomes
+    /// the call's result. The loop handles it; it changes no state by itself.
+    AskUser(crate::thread::Clarification),
 }
 
 /// What a tool call produced.
