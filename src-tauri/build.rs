@@ -21,6 +21,7 @@ const COMMANDS: &[&str] = &[
     "list_jobs",
     "cancel_job",
     "answer_clarification",
+    "cancel_subagent",
 ];
 
 fn main() {

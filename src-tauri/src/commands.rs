@@ -167,6 +167,16 @@ pub async fn answer_clarification(
     Ok(handle.map(|h| h.run_id))
 }
 
+/// Stops one subagent of a thread's run; false when it is not working any more.
+#[tauri::command]
+pub async fn cancel_subagent(
+    app: AppState<'_>,
+    thread_id: String,
+    call_id: String,
+) -> CmdResult<bool> {
+    Ok(app.cancel_subagent(&thread_id, &call_id))
+}
+
 /// The approval rules (per tool and per group).
 #[tauri::command]
 pub async fn approval_policy(app: AppState<'_>) -> CmdResult<ApprovalPolicy> {

@@ -41,6 +41,7 @@ pub fn run() {
             commands::list_jobs,
             commands::cancel_job,
             commands::answer_clarification,
+            commands::cancel_subagent,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

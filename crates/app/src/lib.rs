@@ -13,6 +13,7 @@ mod provider;
 mod runs;
 mod shells;
 pub mod skills;
+mod subagents;
 mod title;
 mod tool_call;
 mod tools;
@@ -23,6 +24,9 @@ pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
 pub use runs::RunHandle;
 pub use shells::ShellSettings;
+pub use subagents::{
+    MAX_CONCURRENT_SUBAGENTS, MAX_SUBAGENTS_PER_RUN, SUBAGENT_TIMEOUT, SUBAGENT_TIMEOUT_SETTING,
+};
 pub use tools::RunOptions;
 pub use workbench_sandbox::shell::JobInfo;
 
@@ -48,6 +52,8 @@ pub struct App {
     sources: RwLock<Vec<Arc<dyn workbench_core::tools::sources::CandidateSource>>>,
     /// Each thread's confined shell and background jobs.
     shells: shells::Shells,
+    /// Subagents working right now, cancellable one by one.
+    subagents: subagents::LiveSubagents,
 }
 
 impl App {
@@ -70,6 +76,7 @@ impl App {
             runs: Mutex::new(HashMap::new()),
             sources: RwLock::new(Vec::new()),
             shells: shells::Shells::detect(),
+            subagents: subagents::LiveSubagents::default(),
         }))
     }
 

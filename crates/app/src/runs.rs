@@ -1,4 +1,5 @@
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -6,10 +7,11 @@ use tokio_util::sync::CancellationToken;
 use workbench_core::agent::{
     run, EventSink, ModelSummarizer, RunEvent, RunInput, RunOutcome, RunParts, RunSpec,
 };
-use workbench_core::middleware::{default_chain, ContextCompaction, MAX_TURNS_PER_RUN};
+use workbench_core::middleware::{default_chain, Approvals, ContextCompaction, MAX_TURNS_PER_RUN};
 use workbench_core::thread::ThreadStore;
 
 use crate::provider::{self, ModelChoice};
+use crate::subagents::{SubagentHost, SUBAGENT_TIMEOUT, SUBAGENT_TIMEOUT_SETTING};
 use crate::tools::{self, RunOptions};
 use crate::{title, App, AppError, DEFAULT_THREAD_TITLE};
 
@@ -113,8 +115,18 @@ impl App {
         let (model, settings) = provider::client(self, &choice).await?;
         let (model_name, context_window) = (settings.model, settings.context_window);
         let (app, tid, state) = (self.clone(), thread_id.to_string(), thread.state.clone());
+        let timeout = self
+            .store
+            .get_setting::<u64>(SUBAGENT_TIMEOUT_SETTING)?
+            .filter(|s| *s > 0)
+            .map(Duration::from_secs)
+            .unwrap_or(SUBAGENT_TIMEOUT);
+        let host = Arc::new(
+            SubagentHost::new(self, choice.clone(), thread_id, sink.clone()).with_timeout(timeout),
+        );
         let (setup, assembly, thread_dir) = tokio::task::spawn_blocking(move || {
-            let setup = app.setup_run(&options, &model_name)?;
+            let mut setup = app.setup_run(&options, &model_name)?;
+            setup.subagents = Some(host);
             let assembly = app.assemble_for(&tid, &state, &setup)?;
             let dir = app.data.thread_dir(&tid);
             workbench_sandbox::ThreadRoots::under(&dir)
@@ -168,7 +180,7 @@ impl App {
                 store,
                 model,
                 tools: assembly,
-                chain: default_chain(MAX_TURNS_PER_RUN, Some(policy), compaction),
+                chain: default_chain(MAX_TURNS_PER_RUN, Some(Approvals::new(policy)), compaction),
                 sink,
                 cancel: cancel.clone(),
             };

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use workbench_core::agent::{call_once, SingleCall};
-use workbench_core::middleware::{default_chain, RunInfo, MAX_TURNS_PER_RUN};
+use workbench_core::middleware::{default_chain, Approvals, RunInfo, MAX_TURNS_PER_RUN};
 use workbench_core::thread::{ThreadStore, ToolCall};
 use workbench_core::tools::ToolOutput;
 
@@ -42,7 +42,7 @@ impl App {
         .await
         .map_err(|e| AppError::Invalid(format!("internal error: {e}")))?;
         let (mut state, assembly, dir, policy) = prepared?;
-        let chain = default_chain(MAX_TURNS_PER_RUN, Some(policy), None);
+        let chain = default_chain(MAX_TURNS_PER_RUN, Some(Approvals::new(policy)), None);
         let info = RunInfo {
             thread_id: thread_id.to_string(),
             run_id: workbench_core::new_id(),

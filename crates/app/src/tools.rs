@@ -16,6 +16,7 @@ use workbench_sandbox::ThreadRoots;
 use crate::agents::{load_agents, CustomAgent};
 use crate::shells::{ShellSettings, Shells, SHELL_NETWORK_SETTING, SHELL_UNCONFINED_SETTING};
 use crate::skills::{load_skills, Skill};
+use crate::subagents::{SubagentHost, TaskTool};
 use crate::{App, AppError};
 
 /// Settings key: defer MCP tools behind tool_search (default on).
@@ -30,10 +31,13 @@ pub struct RunOptions {
     pub skills: Vec<String>,
 }
 
-/// The tools Workbench always offers.
-pub(crate) struct BuiltinSource;
+/// The tools Workbench always offers. `task` reports to the run's subagent host, if any.
+pub(crate) struct BuiltinSource<'a> {
+    pub subagents: Option<&'a Arc<SubagentHost>>,
+    pub custom_agents: &'a [String],
+}
 
-impl CandidateSource for BuiltinSource {
+impl CandidateSource for BuiltinSource<'_> {
     fn name(&self) -> &str {
         "built-in"
     }
@@ -42,6 +46,10 @@ impl CandidateSource for BuiltinSource {
         vec![
             Candidate::new(Arc::new(RetrieveToolResult::new(ctx.thread_dir.clone()))),
             Candidate::new(Arc::new(AskClarification::new())),
+            Candidate::new(Arc::new(TaskTool::new(
+                self.subagents.cloned(),
+                self.custom_agents,
+            ))),
         ]
     }
 }
@@ -73,6 +81,10 @@ pub(crate) struct RunSetup {
     pub skills: Vec<Skill>,
     pub input: AssemblyInput,
     pub shell: ShellSettings,
+    /// The user's custom agents, offered to `task` as subagent types.
+    pub custom_agents: Vec<String>,
+    /// Where this run's subagents report; `None` when only listing tools.
+    pub subagents: Option<Arc<SubagentHost>>,
 }
 
 fn make_search(catalog: Arc<DeferredCatalog>) -> Arc<dyn Tool> {
@@ -96,6 +108,7 @@ impl App {
         for p in problems {
             tracing::warn!(problem = %p, "an agent could not be loaded");
         }
+        let custom_agents: Vec<String> = agents.iter().map(|a| a.name.clone()).collect();
         let agent =
             match &options.agent {
                 None => None,
@@ -172,6 +185,8 @@ impl App {
             skills,
             input,
             shell,
+            custom_agents,
+            subagents: None,
         })
     }
 
@@ -209,7 +224,11 @@ impl App {
             thread_id: thread_id.to_string(),
             thread_dir: self.data.thread_dir(thread_id),
         };
-        let mut candidates = BuiltinSource.candidates(&ctx);
+        let builtins = BuiltinSource {
+            subagents: setup.subagents.as_ref(),
+            custom_agents: &setup.custom_agents,
+        };
+        let mut candidates = builtins.candidates(&ctx);
         let sandbox = SandboxSource {
             shells: &self.shells,
             shell: setup.shell,

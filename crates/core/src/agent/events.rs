@@ -71,6 +71,13 @@ pub enum RunEvent {
         thread_id: String,
         state: ThreadState,
     },
+    /// A subagent started by a `task` call changed: started, took a step, or ended.
+    Subagent {
+        thread_id: String,
+        /// The `task` call this subagent answers.
+        call_id: String,
+        update: SubagentUpdate,
+    },
     RunFinished {
         run_id: String,
         thread_id: String,
@@ -78,6 +85,37 @@ pub enum RunEvent {
         /// The sentence to show when the run failed.
         error: Option<String>,
     },
+}
+
+/// Where a subagent is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum SubagentStatus {
+    Started,
+    Running,
+    Completed,
+    Failed,
+    Cancelled,
+    TimedOut,
+}
+
+/// One change of a subagent, for its card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SubagentUpdate {
+    pub status: SubagentStatus,
+    /// The task's short description, as the lead agent gave it.
+    pub description: String,
+    pub subagent_type: String,
+    /// The step it took (a tool it called, a turn it finished), for `running`.
+    pub step: Option<String>,
+    /// Tokens used so far.
+    pub usage: Option<Usage>,
+    /// Its final answer, once completed.
+    pub result: Option<String>,
+    /// Why it failed, for `failed` and `timed_out`.
+    pub error: Option<String>,
 }
 
 /// Where a run's events go: a Tauri channel, stdout, a test's vector.

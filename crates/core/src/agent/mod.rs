@@ -5,7 +5,7 @@ mod run;
 mod single_call;
 mod summarize;
 
-pub use events::{EventSink, RunEvent, RunOutcome};
+pub use events::{EventSink, RunEvent, RunOutcome, SubagentStatus, SubagentUpdate};
 pub use run::{run, RunInput, RunParts, RunSpec};
 pub use single_call::{call_once, SingleCall};
 pub use summarize::ModelSummarizer;

@@ -88,12 +88,26 @@ pub enum Approval {
 /// Applies an [`ApprovalPolicy`] to each call.
 pub struct Approvals {
     policy: ApprovalPolicy,
+    /// A subagent cannot stop to ask the user: "ask" refuses instead.
+    can_ask: bool,
 }
 
 impl Approvals {
     /// The middleware for this policy.
     pub fn new(policy: ApprovalPolicy) -> Self {
-        Self { policy }
+        Self {
+            policy,
+            can_ask: true,
+        }
+    }
+
+    /// The middleware for a subagent's run: calls the policy would ask about are refused
+    /// with a sentence telling the subagent to leave them to its lead agent.
+    pub fn for_subagent(policy: ApprovalPolicy) -> Self {
+        Self {
+            policy,
+            can_ask: false,
+        }
     }
 }
 
@@ -105,7 +119,12 @@ impl Middleware for Approvals {
     fn check_approval(&self, call: &ToolCall, meta: &ToolMeta, _run: &RunInfo) -> Approval {
         match self.policy.decide(&call.name, meta) {
             (Permission::Allow, _) => Approval::Granted,
-            (Permission::Ask, why) => Approval::Ask(why),
+            (Permission::Ask, why) if self.can_ask => Approval::Ask(why),
+            (Permission::Ask, why) => Approval::Refused(format!(
+                "not run: `{}` needs the user's approval ({why}) and a subagent cannot ask; \
+                 finish without it and say in your answer what the lead agent should run",
+                call.name
+            )),
             (Permission::Never, why) => Approval::Refused(format!(
                 "not run: the user does not allow `{}` ({why}); do the task without it or \
                  tell the user what you need",
@@ -174,6 +193,21 @@ mod tests {
             }
             other => panic!("expected a refusal, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_subagent_is_refused_what_the_lead_would_be_asked() {
+        let meta = ToolMeta::new(ToolSource::Sandbox, "bash");
+        let sub = Approvals::for_subagent(ApprovalPolicy::default());
+        match sub.check_approval(&call("bash"), &meta, &RunInfo::default()) {
+            Approval::Refused(why) => assert!(why.contains("subagent cannot ask"), "{why}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        let file = ToolMeta::new(ToolSource::Sandbox, "file");
+        assert_eq!(
+            sub.check_approval(&call("read_file"), &file, &RunInfo::default()),
+            Approval::Granted
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ fn the_order_follows_the_architecture() {
     );
     let with = default_chain(
         3,
-        Some(ApprovalPolicy::default()),
+        Some(Approvals::new(ApprovalPolicy::default())),
         Some(ContextCompaction::new(Arc::new(CountOnly), 1_000)),
     );
     assert_eq!(

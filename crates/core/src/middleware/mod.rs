@@ -170,15 +170,15 @@ pub use tool_errors::{error_output, ToolErrorNormaliser, MAX_ERROR_CHARS};
 ///     comes after every other check)*
 pub fn default_chain(
     max_turns: usize,
-    approvals: Option<ApprovalPolicy>,
+    approvals: Option<Approvals>,
     compaction: Option<ContextCompaction>,
 ) -> Chain {
     let mut chain: Vec<Arc<dyn Middleware>> = vec![
         Arc::new(ToolOutputBudget::new()),
         Arc::new(DanglingToolCallRepair::new()),
     ];
-    if let Some(policy) = approvals {
-        chain.push(Arc::new(Approvals::new(policy)));
+    if let Some(approvals) = approvals {
+        chain.push(Arc::new(approvals));
     }
     chain.extend([
         Arc::new(ToolErrorNormaliser::new()) as Arc<dyn Middleware>,
