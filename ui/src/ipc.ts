@@ -40,6 +40,7 @@ export const ipc: Api = {
     channel.onmessage = onEvent;
     return invoke<string | null>("answer_clarification", { threadId, callId, answer, onEvent: channel });
   },
+  cancelSubagent: (threadId: string, callId: string) => invoke<boolean>("cancel_subagent", { threadId, callId }),
   listJobs: (threadId: string) => invoke<JobInfo[]>("list_jobs", { threadId }),
   cancelJob: (threadId: string, jobId: string) => invoke<string>("cancel_job", { threadId, jobId }),
   answerApproval: (threadId: string, callId: string, decision: ApprovalDecision, onEvent: (event: RunEvent) => void) => {

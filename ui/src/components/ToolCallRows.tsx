@@ -1,6 +1,7 @@
 import type { ToolCallRow, ToolCallState } from "../core/toolCalls";
 import { prettyArgs, splitToolName, summarizeArgs } from "../core/toolCalls";
 import { CheckIcon, CrossIcon, PauseIcon, WrenchIcon } from "./icons";
+import { SubagentCard } from "./SubagentCard";
 
 const STATE_LABEL: Record<ToolCallState, string> = {
   running: "running",
@@ -78,6 +79,7 @@ function ToolCallRowView({ row }: { row: ToolCallRow }) {
           )}
         </div>
       </details>
+      {call !== null && call.name === "task" && <SubagentCard callId={call.id} args={call.arguments} result={result} />}
       {state === "failed" && (
         <pre className="tool-error" data-testid="tool-error">
           {resultText.trim() === "" ? "The tool failed without saying why." : resultText}

@@ -35,6 +35,8 @@ export interface Api {
     answer: string,
     onEvent: (event: RunEvent) => void,
   ): Promise<string | null>;
+  /** Stops one subagent (a `task` call) of the thread's run; false when it already ended. */
+  cancelSubagent(threadId: string, callId: string): Promise<boolean>;
   /** The thread's background shell jobs, running or ended. */
   listJobs(threadId: string): Promise<JobInfo[]>;
   /** Kills a background job; resolves with the sentence to show. */

@@ -30,6 +30,7 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     },
     cancelRun: async () => true,
     listJobs: async () => [],
+    cancelSubagent: async () => true,
     cancelJob: async () => "cancelled",
     answerApproval: async (_id, _call, _decision, onEvent) => {
       handler = onEvent;

@@ -12,6 +12,7 @@ import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 import { errorText, type Api } from "./api";
 import { isAnswered } from "./approvals";
+import { applySubagentUpdate, type SubagentView } from "./subagents";
 import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
 import { toSettings, type ProviderForm } from "./settings";
 import { patchThread, sortThreads, upsertThread } from "./threads";
@@ -43,6 +44,8 @@ export type AppState = {
   runErrors: Readonly<Record<string, string>>;
   /** Run-level notes per thread that are not errors (the context was compacted). */
   runNotices: Readonly<Record<string, string>>;
+  /** Live subagent cards of the active thread, by `task` call id. */
+  subagents: Readonly<Record<string, SubagentView>>;
   /** Composer text per thread; "" is the key used before any thread exists. */
   drafts: Readonly<Record<string, string>>;
   /** Errors of sidebar actions (create, rename, delete, list). */
@@ -63,6 +66,7 @@ export const initialState: AppState = {
   externalRuns: {},
   runErrors: {},
   runNotices: {},
+  subagents: {},
   drafts: {},
   listError: null,
 };
@@ -149,6 +153,13 @@ export function createStore(api: Api) {
           threads: patchThread(s.threads, threadId, { running: true }),
           runNotices: without(s.runNotices, threadId),
         }));
+        return;
+      case "subagent":
+        set((s) =>
+          s.activeThreadId === threadId
+            ? { subagents: { ...s.subagents, [event.call_id]: applySubagentUpdate(s.subagents[event.call_id], event.update) } }
+            : {},
+        );
         return;
       case "context_compacted":
         set((s) => ({
@@ -255,6 +266,7 @@ export function createStore(api: Api) {
      */
     explainTools: (threadId: string | null): Promise<VisibilityReport> => api.explainTools(threadId, null, null),
     listJobs: (threadId: string) => api.listJobs(threadId),
+    cancelSubagent: (threadId: string, callId: string) => api.cancelSubagent(threadId, callId),
     cancelJob: (threadId: string, jobId: string) => api.cancelJob(threadId, jobId),
 
     async newThread(): Promise<string | null> {
@@ -268,6 +280,7 @@ export function createStore(api: Api) {
             running: false,
           }),
           activeThreadId: thread.id,
+          subagents: {},
           messages: [],
           threadState: thread.state,
           threadLoading: false,
@@ -282,7 +295,7 @@ export function createStore(api: Api) {
 
     async openThread(threadId: string): Promise<void> {
       if (state.activeThreadId === threadId && !state.threadLoading) return;
-      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true });
+      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {} });
       try {
         const view = await api.getThread(threadId);
         if (state.activeThreadId !== threadId) return;

@@ -824,3 +824,61 @@ describe("clarification questions", () => {
     assert.equal(sent.args.answer, "Plain text, please");
   });
 });
+
+describe("subagents", () => {
+  const upd = (status, over = {}) => ({ status, description: "Count the files", subagent_type: "bash", step: null, usage: null, result: null, error: null, ...over });
+  const upd2 = (status, over = {}) => upd(status, { description: "Summarise the notes", subagent_type: "general-purpose", ...over });
+  const TASK_RUN = {
+    turns: [
+      {
+        chunks: ["Two helpers will work on this."],
+        delayMs: 20,
+        toolCalls: [
+          { name: "task", arguments: { description: "Count the files", prompt: "Count them.", subagent_type: "bash" } },
+          { name: "task", arguments: { description: "Summarise the notes", prompt: "Summarise.", subagent_type: "general-purpose" } },
+        ],
+        subagents: [
+          { call: 0, update: upd("started") },
+          { call: 1, update: upd2("started") },
+          { call: 0, update: upd("running", { step: "calling bash" }), delayMs: 300 },
+          { call: 1, update: upd2("running", { step: "calling read_file" }) },
+          { call: 0, update: upd("running", { usage: { input_tokens: 100, output_tokens: 20 } }) },
+          { call: 0, update: upd("completed", { result: "42 files" }), delayMs: 1200 },
+          { call: 1, update: upd2("completed", { result: "The notes are about the launch." }), delayMs: 300 },
+        ],
+        results: [
+          { call: 0, content: "42 files", delayMs: 10 },
+          { call: 1, content: "The notes are about the launch.", delayMs: 10 },
+        ],
+      },
+      { chunks: ["Both are done."], delayMs: 20 },
+    ],
+  };
+
+  test("two cards go from working, with their steps, to done with their results; Stop is offered while working", async () => {
+    const { page, errors } = await app({ provider: CONFIGURED, reply: TASK_RUN });
+    await newThreadAndSend(page, "Look at my workspace");
+    const cards = page.locator(tid("subagent-card"));
+    await until(async () => (await cards.count()) === 2, "two cards");
+    await until(async () => (await cards.nth(0).getAttribute("data-status")) === "running", "first card working");
+    await until(async () => (await cards.nth(0).locator(tid("subagent-steps")).count()) === 1, "steps shown");
+    assert.match(await cards.nth(0).locator(tid("subagent-steps")).innerText(), /calling bash/);
+    assert.equal(await cards.nth(0).locator(tid("subagent-cancel")).count(), 1);
+    await until(async () => (await cards.nth(0).locator(tid("subagent-usage")).count()) === 1, "usage shown");
+    assert.equal(await cards.nth(0).locator(tid("subagent-usage")).innerText(), "120 tokens");
+    await mkdir(join(uiRoot, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(uiRoot, "test-results", "subagents-running.png") });
+    await cards.nth(1).locator(tid("subagent-cancel")).click();
+    await until(async () => (await calls(page)).some((c) => c.cmd === "cancel_subagent"), "cancel sent");
+
+    await until(async () => (await cards.nth(1).getAttribute("data-status")) === "completed", "second card done");
+    assert.equal(await cards.nth(0).getAttribute("data-status"), "completed");
+    assert.equal(await cards.nth(0).locator(tid("subagent-result")).innerText(), "42 files");
+    assert.equal(await cards.nth(0).locator(tid("subagent-cancel")).count(), 0);
+    const cancel = (await calls(page)).find((c) => c.cmd === "cancel_subagent");
+    assert.equal(cancel.args.callId, await page.locator(tid("tool-call")).nth(1).getAttribute("data-call-id"));
+    await until(async () => (await lastAssistant(page)).text === "Both are done.", "final text");
+    await page.screenshot({ path: join(uiRoot, "test-results", "subagents-done.png") });
+    assert.deepEqual(errors, []);
+  });
+});

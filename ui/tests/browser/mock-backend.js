@@ -17,7 +17,8 @@
       /**
        * Reply script: chunks streamed with delayMs between them. A script with `turns` runs
        * several model turns instead: each turn is { chunks, delayMs, toolCalls?, results?,
-       * state? } where toolCalls are { name, arguments } (arguments a JSON string or a value),
+       * state?, subagents? } where subagents are { call, update, delayMs } subagent events
+       * sent before the results, and toolCalls are { name, arguments } (arguments a JSON string or a value),
        * results are { call, content, isError, delayMs } answering toolCalls[call] in the
        * order listed (leave one out to never answer it), and state is a ThreadState sent as
        * state_updated after the results.
@@ -196,6 +197,11 @@
         outcome = "waiting_for_user";
         break;
       }
+      for (const sa of turn.subagents || []) {
+        const c = reply.tool_calls[sa.call];
+        await sleep(sa.delayMs ?? 50);
+        send({ type: "subagent", thread_id: threadId, call_id: c.id, update: sa.update });
+      }
       const answered = new Set();
       for (const r of turn.results || []) {
         await sleep(r.delayMs ?? 100);
@@ -332,6 +338,11 @@
       state.running.set(threadId, { cancelled: false });
       setTimeout(() => void resume(threadId, onEvent.id, runId), 0);
       return runId;
+    },
+    cancel_subagent: ({ threadId, callId }) => {
+      thread(threadId);
+      state.cancelledSubagents = [...(state.cancelledSubagents || []), callId];
+      return true;
     },
     list_jobs: ({ threadId }) => {
       thread(threadId);
