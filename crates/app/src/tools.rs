@@ -11,6 +11,7 @@ use workbench_core::tools::assembly::{
 use workbench_core::tools::sources::{CandidateSource, SourceContext};
 use workbench_core::tools::{DeferredCatalog, Tool};
 
+use workbench_sandbox::fs::PresentFilesTool;
 use workbench_sandbox::ThreadRoots;
 
 use crate::agents::{load_agents, CustomAgent};
@@ -46,6 +47,9 @@ impl CandidateSource for BuiltinSource<'_> {
         vec![
             Candidate::new(Arc::new(RetrieveToolResult::new(ctx.thread_dir.clone()))),
             Candidate::new(Arc::new(AskClarification::new())),
+            Candidate::new(Arc::new(PresentFilesTool::new(ThreadRoots::under(
+                &ctx.thread_dir,
+            )))),
             Candidate::new(Arc::new(TaskTool::new(
                 self.subagents.cloned(),
                 self.custom_agents,
