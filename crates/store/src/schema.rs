@@ -65,4 +65,17 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         value_json  TEXT NOT NULL
     );
     "#,
+    // 2: host folders mounted into a thread ("open a folder").
+    r#"
+    CREATE TABLE thread_mounts (
+        thread_id   TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        -- Order the user gave them in.
+        position    INTEGER NOT NULL,
+        -- NULL: the folder is the thread's workspace; else seen at mounts/<name>.
+        name        TEXT,
+        host_path   TEXT NOT NULL,
+        read_only   INTEGER NOT NULL,
+        PRIMARY KEY (thread_id, position)
+    ) WITHOUT ROWID;
+    "#,
 ];
