@@ -7,6 +7,7 @@
 pub mod agents;
 mod error;
 mod frontmatter;
+mod mounts;
 mod paths;
 mod provider;
 mod runs;
@@ -15,10 +16,12 @@ mod title;
 mod tools;
 
 pub use error::AppError;
+pub use mounts::{ThreadFolder, MAX_UPLOAD_BYTES};
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
 pub use runs::RunHandle;
 pub use tools::RunOptions;
+pub use workbench_sandbox::MountSpec;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};

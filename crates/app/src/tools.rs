@@ -44,19 +44,19 @@ impl CandidateSource for BuiltinSource {
     }
 }
 
-/// The sandbox's file and search tools over the thread's folders. The shell joins them once
-/// approvals exist (its default policy is "ask").
-pub(crate) struct SandboxSource;
+/// The sandbox's file and search tools over the thread's folders (with its mounts). The shell
+/// joins them once approvals exist (its default policy is "ask").
+pub(crate) struct SandboxSource(pub ThreadRoots);
 
 impl CandidateSource for SandboxSource {
     fn name(&self) -> &str {
         "sandbox"
     }
 
-    fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        // Listing never touches the disk (explain_tools lists for threads that may not exist);
-        // the run creates the folders before it starts.
-        workbench_sandbox::fs::file_tools(&ThreadRoots::under(&ctx.thread_dir))
+    fn candidates(&self, _ctx: &SourceContext) -> Vec<Candidate> {
+        // Listing never creates folders (explain_tools lists for threads that may not exist);
+        // the run creates them before it starts.
+        workbench_sandbox::fs::file_tools(&self.0)
             .into_iter()
             .map(Candidate::new)
             .collect()
@@ -180,7 +180,8 @@ impl App {
             thread_dir: self.data.thread_dir(thread_id),
         };
         let mut candidates = BuiltinSource.candidates(&ctx);
-        candidates.extend(SandboxSource.candidates(&ctx));
+        let roots = self.listing_roots(thread_id, &input.agent.name);
+        candidates.extend(SandboxSource(roots).candidates(&ctx));
         if let Ok(sources) = self.sources.read() {
             for source in sources.iter() {
                 candidates.extend(source.candidates(&ctx));
