@@ -1,6 +1,7 @@
 //! `workbench`: runs prompts in threads headlessly, with the same core and store as the app.
 
 mod run;
+mod thread;
 mod tools;
 
 use std::path::PathBuf;
@@ -38,6 +39,8 @@ enum Command {
     },
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
     Tools(tools::ToolsArgs),
+    /// Looks at a thread's setup: `thread path ID` prints its host folders.
+    Thread(thread::ThreadArgs),
 }
 
 /// Exit status when the model or the network failed.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
             Command::Tools(args) => tools::run(&app, args),
+            Command::Thread(args) => thread::run(&app, args),
         }
     })
 }
