@@ -56,7 +56,10 @@ fn fixture() -> &'static Fixture {
             ("out_rel", "../../outside/secret.txt".into()),
             ("up", "..".into()),
             ("root", "/".into()),
-            ("proc", PathBuf::from(format!("/proc/self/root{}", outside.display()))),
+            (
+                "proc",
+                PathBuf::from(format!("/proc/self/root{}", outside.display())),
+            ),
             ("to_mount", data.clone()),
             ("loop_a", "loop_b".into()),
             ("loop_b", "loop_a".into()),
