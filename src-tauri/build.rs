@@ -15,6 +15,11 @@ const COMMANDS: &[&str] = &[
     "start_run",
     "cancel_run",
     "explain_tools",
+    "thread_mounts",
+    "set_thread_mounts",
+    "thread_folders",
+    "upload_files",
+    "open_thread_folder",
 ];
 
 fn main() {

@@ -4,6 +4,7 @@
 
 mod commands;
 mod logging;
+mod open_folder;
 
 use workbench_app::{default_data_dir, App};
 
@@ -35,6 +36,11 @@ pub fn run() {
             commands::start_run,
             commands::cancel_run,
             commands::explain_tools,
+            commands::thread_mounts,
+            commands::set_thread_mounts,
+            commands::thread_folders,
+            commands::upload_files,
+            commands::open_thread_folder,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();
