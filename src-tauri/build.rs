@@ -22,6 +22,11 @@ const COMMANDS: &[&str] = &[
     "cancel_job",
     "answer_clarification",
     "cancel_subagent",
+    "thread_mounts",
+    "set_thread_mounts",
+    "thread_folders",
+    "upload_files",
+    "open_thread_folder",
 ];
 
 fn main() {

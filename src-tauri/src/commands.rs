@@ -1,10 +1,11 @@
 //! The IPC commands. Each one is thin: parse, call the app, turn the error into its sentence.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::State;
-use workbench_app::{App, AppError, JobInfo, ModelChoice, RunOptions};
+use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::middleware::ApprovalPolicy;
@@ -211,4 +212,46 @@ pub async fn explain_tools(
 #[tauri::command]
 pub async fn cancel_run(app: AppState<'_>, thread_id: String) -> CmdResult<bool> {
     Ok(app.cancel_run(&thread_id))
+}
+
+/// The folders the user mounted into a thread, as saved.
+#[tauri::command]
+pub async fn thread_mounts(app: AppState<'_>, thread_id: String) -> CmdResult<Vec<MountSpec>> {
+    off_thread(&app, move |a| a.thread_mounts(&thread_id)).await
+}
+
+/// Replaces a thread's mounts; the app checks that each folder exists and each name is safe,
+/// and returns them with canonical paths. Takes effect at the thread's next run.
+#[tauri::command]
+pub async fn set_thread_mounts(
+    app: AppState<'_>,
+    thread_id: String,
+    mounts: Vec<MountSpec>,
+) -> CmdResult<Vec<MountSpec>> {
+    off_thread(&app, move |a| a.set_thread_mounts(&thread_id, &mounts)).await
+}
+
+/// Every folder of a thread with its host path, virtual path and mode.
+#[tauri::command]
+pub async fn thread_folders(app: AppState<'_>, thread_id: String) -> CmdResult<Vec<ThreadFolder>> {
+    off_thread(&app, move |a| a.thread_folders(&thread_id)).await
+}
+
+/// Copies dropped or picked files into the thread's uploads; returns their virtual paths.
+#[tauri::command]
+pub async fn upload_files(
+    app: AppState<'_>,
+    thread_id: String,
+    paths: Vec<PathBuf>,
+) -> CmdResult<Vec<String>> {
+    app.upload_files(&thread_id, paths)
+        .await
+        .map_err(user_facing)
+}
+
+/// Opens the thread's folder in the system file manager.
+#[tauri::command]
+pub async fn open_thread_folder(app: AppState<'_>, thread_id: String) -> CmdResult<()> {
+    let dir = off_thread(&app, move |a| a.thread_folder(&thread_id)).await?;
+    crate::open_folder::open_in_file_manager(&dir)
 }

@@ -4,6 +4,7 @@
 
 mod commands;
 mod logging;
+mod open_folder;
 
 use workbench_app::{default_data_dir, App};
 
@@ -42,6 +43,11 @@ pub fn run() {
             commands::cancel_job,
             commands::answer_clarification,
             commands::cancel_subagent,
+            commands::thread_mounts,
+            commands::set_thread_mounts,
+            commands::thread_folders,
+            commands::upload_files,
+            commands::open_thread_folder,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

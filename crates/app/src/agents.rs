@@ -16,13 +16,17 @@
 //!   "description": "Finds and summarises sources",
 //!   "model": "gpt-4.1",
 //!   "tool_groups": ["web", "file"],
-//!   "skills": ["pdf-tools"]
+//!   "skills": ["pdf-tools"],
+//!   "mounts": [{"name": "docs", "host": "/home/me/docs", "read_only": true}]
 //! }
 //! ```
 //!
 //! - `tool_groups` absent or `null` = every group; `[]` = no tools at all.
 //! - `model` absent or empty = the run's configured model.
 //! - `skills` = skills active by default when this agent runs.
+//! - `mounts` = host folders every thread of this agent gets: at `/mnt/user-data/mounts/<name>`,
+//!   or as the workspace itself when `name` is absent; `read_only` defaults to false. A
+//!   thread's own mounts win over the agent's for the same name (or the workspace).
 //!
 //! The agent's name is its folder name: 1-64 of `a-z`, `0-9`, `-`, `_` (so names are unique
 //! and safe in paths and CLI flags). The same rule names skills.
@@ -87,6 +91,8 @@ pub struct CustomAgent {
     pub tool_groups: Option<Vec<String>>,
     /// Skills active by default for this agent.
     pub skills: Vec<String>,
+    /// Host folders every thread of this agent gets (checked against the disk at run time).
+    pub mounts: Vec<workbench_sandbox::MountSpec>,
     /// The agent's folder.
     pub dir: PathBuf,
 }
@@ -114,6 +120,8 @@ struct AgentConfig {
     tool_groups: Option<Vec<String>>,
     #[serde(default)]
     skills: Vec<String>,
+    #[serde(default)]
+    mounts: Vec<workbench_sandbox::MountSpec>,
 }
 
 /// Every custom agent under `<data_dir>/agents/`, sorted by name, and the problems of the
@@ -176,6 +184,27 @@ pub fn load_agent(dir: &Path) -> Result<CustomAgent, LoadProblem> {
         })?;
     }
 
+    for m in &config.mounts {
+        // The folder itself is checked when a run starts (it may be on a drive plugged in
+        // later); a bad name or a relative path is wrong in the file and reported now.
+        let bad = match &m.name {
+            Some(n) => workbench_sandbox::validate_mount_name(n)
+                .err()
+                .map(|e| e.to_string()),
+            None => None,
+        }
+        .or_else(|| {
+            (!m.host.is_absolute())
+                .then(|| format!("`{}` is not an absolute path", m.host.display()))
+        });
+        if let Some(why) = bad {
+            return Err(LoadProblem::new(
+                &config_path,
+                format!("`mounts` has a mount that cannot be used: {why}"),
+            ));
+        }
+    }
+
     Ok(CustomAgent {
         name,
         description: config.description.unwrap_or_default().trim().to_string(),
@@ -186,6 +215,7 @@ pub fn load_agent(dir: &Path) -> Result<CustomAgent, LoadProblem> {
             .filter(|m| !m.is_empty()),
         tool_groups,
         skills,
+        mounts: config.mounts,
         dir: dir.to_path_buf(),
     })
 }

@@ -8,6 +8,7 @@ pub mod agents;
 mod approvals;
 mod error;
 mod frontmatter;
+mod mounts;
 mod paths;
 mod provider;
 mod runs;
@@ -20,6 +21,7 @@ mod tools;
 
 pub use approvals::APPROVAL_POLICY_SETTING;
 pub use error::AppError;
+pub use mounts::{ThreadFolder, MAX_UPLOAD_BYTES};
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
 pub use runs::RunHandle;
@@ -29,6 +31,7 @@ pub use subagents::{
 };
 pub use tools::RunOptions;
 pub use workbench_sandbox::shell::JobInfo;
+pub use workbench_sandbox::MountSpec;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};

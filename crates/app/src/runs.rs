@@ -129,12 +129,7 @@ impl App {
             setup.subagents = Some(host);
             let assembly = app.assemble_for(&tid, &state, &setup)?;
             let dir = app.data.thread_dir(&tid);
-            workbench_sandbox::ThreadRoots::under(&dir)
-                .create()
-                .map_err(|e| AppError::DataDir {
-                    path: dir.display().to_string(),
-                    detail: e.to_string(),
-                })?;
+            app.prepare_thread_roots(&tid, setup.agent.as_ref().map(|a| a.name.as_str()))?;
             Ok::<_, AppError>((setup, assembly, dir))
         })
         .await

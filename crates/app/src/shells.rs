@@ -29,6 +29,8 @@ struct ThreadShell {
     shell: Arc<Shell>,
     jobs: Arc<JobTable>,
     settings: ShellSettings,
+    /// The folders the shell was made for; changed mounts make a new shell.
+    roots: ThreadRoots,
 }
 
 /// The shells of every thread this process has run.
@@ -72,7 +74,7 @@ impl Shells {
             return vec![Arc::new(NoShell::new("the shell registry is unavailable"))];
         };
         if let Some(t) = shells.get(thread_id) {
-            if t.settings == settings {
+            if t.settings == settings && &t.roots == roots {
                 return shell_tools(t.shell.clone(), t.jobs.clone());
             }
         }
@@ -94,6 +96,7 @@ impl Shells {
                         shell: shell.clone(),
                         jobs: jobs.clone(),
                         settings,
+                        roots: roots.clone(),
                     },
                 );
                 shell_tools(shell, jobs)

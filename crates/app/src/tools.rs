@@ -58,8 +58,10 @@ impl CandidateSource for BuiltinSource<'_> {
     }
 }
 
-/// The sandbox's file and search tools over the thread's folders, and the thread's shell.
+/// The sandbox's file and search tools over the thread's folders (with its mounts), and the
+/// thread's shell.
 pub(crate) struct SandboxSource<'a> {
+    pub roots: ThreadRoots,
     pub shells: &'a Shells,
     pub shell: ShellSettings,
 }
@@ -70,11 +72,10 @@ impl CandidateSource for SandboxSource<'_> {
     }
 
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        // Listing never writes into the thread's folder (explain_tools lists for threads that
-        // may not exist); the run creates the folders before it starts.
-        let roots = ThreadRoots::under(&ctx.thread_dir);
-        let mut tools = workbench_sandbox::fs::file_tools(&roots);
-        tools.extend(self.shells.tools(&ctx.thread_id, &roots, self.shell));
+        // Listing never creates folders (explain_tools lists for threads that may not exist);
+        // the run creates them before it starts.
+        let mut tools = workbench_sandbox::fs::file_tools(&self.roots);
+        tools.extend(self.shells.tools(&ctx.thread_id, &self.roots, self.shell));
         tools.into_iter().map(Candidate::new).collect()
     }
 }
@@ -234,6 +235,7 @@ impl App {
         };
         let mut candidates = builtins.candidates(&ctx);
         let sandbox = SandboxSource {
+            roots: self.listing_roots(thread_id, &input.agent.name),
             shells: &self.shells,
             shell: setup.shell,
         };

@@ -2,6 +2,7 @@
 
 mod approve;
 mod run;
+mod thread;
 mod tool_call;
 mod tools;
 
@@ -46,6 +47,8 @@ enum Command {
     Tool(tool_call::ToolArgs),
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
     Tools(tools::ToolsArgs),
+    /// Looks at a thread's setup: `thread path ID` prints its host folders.
+    Thread(thread::ThreadArgs),
 }
 
 /// Exit status when the model or the network failed.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
             Command::Tools(args) => tools::run(&app, args),
+            Command::Thread(args) => thread::run(&app, args),
         }
     })
 }

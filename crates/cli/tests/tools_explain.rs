@@ -126,7 +126,7 @@ fn the_table_form_ends_with_a_summary() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("TOOL"), "{text}");
-    // ls, read_file, write_file, str_replace visible; glob, grep, file_search and
-    // retrieve_tool_result hidden by the agent's groups.
-    assert!(text.contains("4 visible, 0 deferred, 4 hidden"), "{text}");
+    // ls, read_file, write_file, str_replace, apply_patch visible; glob, grep, file_search,
+    // the shell's three tools and the four built-ins hidden by the agent's groups.
+    assert!(text.contains("5 visible, 0 deferred, 10 hidden"), "{text}");
 }

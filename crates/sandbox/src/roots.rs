@@ -16,14 +16,22 @@ pub struct Mount {
     pub read_only: bool,
 }
 
-/// The host folders of one thread. `workspace`, `uploads` and `outputs` are always writable by
-/// the thread; mounts say for themselves.
+/// The host folders of one thread. `uploads` and `outputs` are always writable by the thread;
+/// the workspace is too unless it is a host folder mounted read-only; mounts say for
+/// themselves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadRoots {
     pub workspace: PathBuf,
     pub uploads: PathBuf,
     pub outputs: PathBuf,
     pub mounts: Vec<Mount>,
+    /// The workspace is a host folder the user chose, not the thread's own: `create` never
+    /// makes it (a missing folder is the user's to fix, not to recreate empty).
+    #[serde(default)]
+    pub workspace_mounted: bool,
+    /// The workspace may be read but never written (by the file tools or the shell).
+    #[serde(default)]
+    pub workspace_read_only: bool,
 }
 
 impl ThreadRoots {
@@ -34,12 +42,17 @@ impl ThreadRoots {
             uploads: thread_dir.join("uploads"),
             outputs: thread_dir.join("outputs"),
             mounts: Vec::new(),
+            workspace_mounted: false,
+            workspace_read_only: false,
         }
     }
 
-    /// Creates the three standard folders.
+    /// Creates the thread's own folders (the workspace only when it is not a mounted folder).
     pub fn create(&self) -> std::io::Result<()> {
-        for dir in [&self.workspace, &self.uploads, &self.outputs] {
+        if !self.workspace_mounted {
+            std::fs::create_dir_all(&self.workspace)?;
+        }
+        for dir in [&self.uploads, &self.outputs] {
             std::fs::create_dir_all(dir)?;
         }
         Ok(())
@@ -51,7 +64,7 @@ impl ThreadRoots {
             (
                 format!("{VIRTUAL_ROOT}/workspace"),
                 self.workspace.as_path(),
-                true,
+                !self.workspace_read_only,
             ),
             (
                 format!("{VIRTUAL_ROOT}/uploads"),

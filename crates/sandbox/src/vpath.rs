@@ -490,6 +490,41 @@ impl VirtualFs {
         self.replace(&pdir, &name, vp, content, mode, existing)
     }
 
+    /// Removes a file (or a symbolic link itself, never its target) inside a writable root.
+    /// The parent is opened through the root's handle, so the name removed is always inside.
+    pub fn remove_file(&self, vp: &VPath) -> Result<(), VpathError> {
+        if !self.writable(vp) {
+            return Err(VpathError::ReadOnly {
+                path: vp.virt.clone(),
+                root: self.root_virt(vp.root).into(),
+            });
+        }
+        let root = self.root_dir(vp.root)?;
+        let (parent, name) = match (vp.rel.parent(), vp.rel.file_name()) {
+            (Some(p), Some(n)) => (p, n),
+            _ => {
+                return Err(VpathError::IsADirectory {
+                    path: vp.virt.clone(),
+                })
+            }
+        };
+        let pdir = if parent.as_os_str().is_empty() {
+            root.try_clone()
+        } else {
+            root.open_dir(parent)
+        }
+        .map_err(|e| self.io_error(e, vp, "open the parent folder of"))?;
+        match pdir.symlink_metadata(name) {
+            Ok(m) if m.is_dir() => Err(VpathError::IsADirectory {
+                path: vp.virt.clone(),
+            }),
+            Ok(_) => pdir
+                .remove_file(name)
+                .map_err(|e| self.io_error(e, vp, "remove")),
+            Err(e) => Err(self.io_error(e, vp, "check")),
+        }
+    }
+
     /// Writes a new file beside `name` (old content first when appending) and renames it over.
     fn replace(
         &self,

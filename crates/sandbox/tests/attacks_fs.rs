@@ -44,6 +44,7 @@ impl Env {
         let data = tmp.path().join("data");
         std::fs::create_dir_all(&data).expect("mkdir");
         std::fs::write(data.join("ref.txt"), "read-only data").expect("write");
+        symlink("../outside", data.join("escape")).expect("symlink");
         roots.mounts.push(Mount {
             name: "data".into(),
             host: data,
@@ -140,6 +141,11 @@ fn attack(what: &str, tool: &'static str, args: Value, expect: Expect) -> Attack
         args,
         expect,
     }
+}
+
+/// The arguments of an `apply_patch` call whose body is `ops`.
+fn patch(ops: &str) -> Value {
+    json!({"patch": format!("*** Begin Patch\n{ops}\n*** End Patch")})
 }
 
 fn attacks(env: &Env) -> Vec<Attack> {
@@ -380,6 +386,126 @@ fn attacks(env: &Env) -> Vec<Attack> {
             Error("`..` leaves the root"),
         ),
         attack(
+            "apply_patch: add through ../",
+            "apply_patch",
+            patch("*** Add File: ../../outside/new.txt\n+PWNED"),
+            Error("`..` leaves the root"),
+        ),
+        attack(
+            "apply_patch: add at an absolute host path",
+            "apply_patch",
+            patch(&format!(
+                "*** Add File: {}/new.txt\n+PWNED",
+                env.outside().display()
+            )),
+            Error("is outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: add in a symlinked dir",
+            "apply_patch",
+            patch("*** Add File: sub/new.txt\n+PWNED"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: add through a dangling symlink",
+            "apply_patch",
+            patch("*** Add File: dangling\n+PWNED"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: add via /proc/self/root",
+            "apply_patch",
+            patch(&format!(
+                "*** Add File: /proc/self/root{}/x\n+PWNED",
+                env.outside().display()
+            )),
+            Error("is outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: add in the read-only mount",
+            "apply_patch",
+            patch("*** Add File: /mnt/user-data/mounts/data/new.txt\n+PWNED"),
+            Error("read-only mount"),
+        ),
+        attack(
+            "apply_patch: delete through an absolute symlink",
+            "apply_patch",
+            patch("*** Delete File: link_abs"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: delete in a symlinked dir",
+            "apply_patch",
+            patch("*** Delete File: sub_rel/secret.txt"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: delete in the read-only mount",
+            "apply_patch",
+            patch("*** Delete File: /mnt/user-data/mounts/data/ref.txt"),
+            Error("read-only mount"),
+        ),
+        attack(
+            "apply_patch: update through a relative symlink",
+            "apply_patch",
+            patch(&format!("*** Update File: link_rel\n@@\n-{SECRET}\n+PWNED")),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: update the read-only mount via a workspace symlink",
+            "apply_patch",
+            patch("*** Update File: to_mount/ref.txt\n@@\n-read-only data\n+PWNED"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: move out through ../",
+            "apply_patch",
+            patch("*** Update File: a.txt\n*** Move to: ../../outside/moved.txt"),
+            Error("`..` leaves the root"),
+        ),
+        attack(
+            "apply_patch: move into a symlinked dir",
+            "apply_patch",
+            patch("*** Update File: a.txt\n*** Move to: sub/moved.txt"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "apply_patch: move into the read-only mount",
+            "apply_patch",
+            patch("*** Update File: a.txt\n*** Move to: /mnt/user-data/mounts/data/moved.txt"),
+            Error("read-only mount"),
+        ),
+        attack(
+            "apply_patch: move out of the read-only mount",
+            "apply_patch",
+            patch("*** Update File: /mnt/user-data/mounts/data/ref.txt\n*** Move to: moved.txt"),
+            Error("read-only mount"),
+        ),
+        attack(
+            "apply_patch: move onto an outside file via a symlink",
+            "apply_patch",
+            patch("*** Update File: a.txt\n*** Move to: link_abs"),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "read-only mount: `..` out of the mount",
+            "read_file",
+            json!({"path": "/mnt/user-data/mounts/data/../../../outside/secret.txt"}),
+            Error("`..` leaves the root"),
+        ),
+        attack(
+            "read-only mount: a symlink inside it pointing out",
+            "read_file",
+            json!({"path": "/mnt/user-data/mounts/data/escape/secret.txt"}),
+            Error("leads outside the sandbox"),
+        ),
+        attack(
+            "read-only mount: `..` into the workspace",
+            "write_file",
+            json!({"path": "/mnt/user-data/mounts/data/../../workspace/x", "content": "x"}),
+            Error("`..` leaves the root"),
+        ),
+        attack(
             "glob ../**",
             "glob",
             json!({"pattern": "../**"}),
@@ -509,6 +635,11 @@ async fn no_attempt_reads_or_writes_outside() {
         assert_eq!(env.snapshot(), before, "{}: outside changed", a.what);
     }
     assert!(!env.outside().join("new.txt").exists());
+    // The sources of refused moves are still in place.
+    assert_eq!(
+        std::fs::read_to_string(env.roots.workspace.join("a.txt")).expect("a.txt"),
+        "inside"
+    );
 }
 
 #[tokio::test]

@@ -431,3 +431,226 @@ async fn the_network_is_off_unless_allowed() {
         );
     }
 }
+
+/// A thread whose workspace is a host folder mounted read-only, with a read-write mount and a
+/// read-only mount beside it: base/{outside/, proj/ (workspace, ro), rw/ (mount, rw),
+/// ro/ (mount, ro), thread/{uploads,outputs}/}.
+struct MountArena {
+    _dir: tempfile::TempDir,
+    base: PathBuf,
+    proj: PathBuf,
+    rw: PathBuf,
+    ro: PathBuf,
+    outside: PathBuf,
+    roots: ThreadRoots,
+    bash: BashTool,
+}
+
+fn mount_arena() -> MountArena {
+    use workbench_sandbox::MountSpec;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (proj, rw, ro, outside) = (
+        base.join("proj"),
+        base.join("rw"),
+        base.join("ro"),
+        base.join("outside"),
+    );
+    for d in [&proj, &rw, &ro, &outside] {
+        std::fs::create_dir_all(d).expect("mkdir");
+        std::fs::write(d.join("keep.txt"), ORIGINAL).expect("write");
+    }
+    let data = base.join("data");
+    let specs = workbench_sandbox::check_mounts(
+        &[
+            MountSpec {
+                name: None,
+                host: proj.clone(),
+                read_only: true,
+            },
+            MountSpec {
+                name: Some("rw".into()),
+                host: rw.clone(),
+                read_only: false,
+            },
+            MountSpec {
+                name: Some("ro".into()),
+                host: ro.clone(),
+                read_only: true,
+            },
+        ],
+        &data,
+    )
+    .expect("valid mounts");
+    let roots = ThreadRoots::with_mounts(&data.join("threads/t"), &specs);
+    roots.create().expect("roots");
+    let shell = Arc::new(
+        Shell::new(ShellConfig {
+            roots: roots.clone(),
+            allow_network: false,
+            allow_unconfined: false,
+        })
+        .expect("confined shell"),
+    );
+    let bash = BashTool::new(shell, Arc::new(JobTable::new()));
+    MountArena {
+        _dir: dir,
+        base,
+        proj,
+        rw,
+        ro,
+        outside,
+        roots,
+        bash,
+    }
+}
+
+impl MountArena {
+    /// Every file under the read-only folders and outside/, with its bytes.
+    fn frozen(&self) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+        let mut out = BTreeMap::new();
+        for d in [&self.proj, &self.ro, &self.outside] {
+            collect_tree(d, &mut out);
+        }
+        out
+    }
+
+    async fn run(&self, command: &str, background: bool) -> (bool, String) {
+        let ctx = ToolContext {
+            thread_id: "t".into(),
+            run_id: "r".into(),
+            call_id: "c".into(),
+            cancel: CancellationToken::new(),
+        };
+        let command = command
+            .replace("{PROJ}", &self.proj.to_string_lossy())
+            .replace("{RW}", &self.rw.to_string_lossy())
+            .replace("{RO}", &self.ro.to_string_lossy())
+            .replace("{OUT}", &self.outside.to_string_lossy())
+            .replace("{BASE}", &self.base.to_string_lossy());
+        let args = serde_json::json!({
+            "command": command, "timeout_secs": 20, "background": background
+        });
+        match self.bash.call(args, &ctx).await {
+            Ok(out) => (out.is_error, out.content),
+            Err(e) => (true, e.to_string()),
+        }
+    }
+}
+
+fn collect_tree(dir: &Path, out: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let meta = std::fs::symlink_metadata(&p).expect("meta");
+        if meta.is_dir() {
+            out.insert(p.clone(), None);
+            collect_tree(&p, out);
+        } else {
+            out.insert(p.clone(), std::fs::read(&p).ok());
+        }
+    }
+}
+
+#[tokio::test]
+async fn read_only_mounts_are_never_written_and_read_write_mounts_are() {
+    if !confined() {
+        return;
+    }
+    let a = mount_arena();
+    assert_eq!(
+        a.roots.workspace, a.proj,
+        "the shell starts in the mounted workspace"
+    );
+    // The read-write mount and the thread's own folders do take writes.
+    let (is_error, text) = a
+        .run(
+            "echo ok > {RW}/made.txt && echo ok > {RW}/../rw/made2.txt; \
+             cp {RW}/made.txt {BASE}/data/threads/t/outputs/copy.txt && pwd",
+            false,
+        )
+        .await;
+    assert!(!is_error && text.ends_with("[exit code: 0]"), "{text}");
+    assert!(
+        text.contains("/mnt/user-data/workspace"),
+        "pwd masked: {text}"
+    );
+    assert_eq!(std::fs::read(a.rw.join("made.txt")).expect("rw"), b"ok\n");
+    assert!(a.roots.outputs.join("copy.txt").exists());
+
+    let before = a.frozen();
+    let attacks: &[(&str, &str)] = &[
+        ("ro workspace: redirect in cwd", "echo pwned > keep.txt"),
+        ("ro workspace: new file", "touch new.txt"),
+        ("ro workspace: rm", "rm -f keep.txt"),
+        ("ro workspace: mkdir", "mkdir sub"),
+        ("ro mount: redirect", "echo pwned > {RO}/keep.txt"),
+        ("ro mount: append", "echo pwned >> {RO}/keep.txt"),
+        ("ro mount: cp over", "cp {RW}/made.txt {RO}/keep.txt"),
+        ("ro mount: cp new", "cp {RW}/made.txt {RO}/new.txt"),
+        ("ro mount: mv in", "mv {RW}/made.txt {RO}/moved.txt"),
+        (
+            "ro mount: mv out (steal)",
+            "mv {RO}/keep.txt {RW}/stolen.txt",
+        ),
+        ("ro mount: truncate", "truncate -s 0 {RO}/keep.txt"),
+        ("ro mount: sed -i", "sed -i s/original/pwned/ {RO}/keep.txt"),
+        (
+            "ro mount: python",
+            "python3 -c \"open('{RO}/keep.txt','w').write('pwned')\"",
+        ),
+        (
+            "ro mount: via a symlink from the rw mount",
+            "ln -sfn {RO} {RW}/to_ro && echo pwned > {RW}/to_ro/keep.txt",
+        ),
+        (
+            "ro mount: via a symlink from outputs",
+            "ln -sfn {RO}/keep.txt {BASE}/data/threads/t/outputs/l && \
+             echo pwned > {BASE}/data/threads/t/outputs/l",
+        ),
+        (
+            "ro mount: hard link from the rw mount",
+            "ln {RO}/keep.txt {RW}/hard && echo pwned >> {RW}/hard",
+        ),
+        (
+            "rw mount: `..` out",
+            "cd {RW} && echo pwned > ../outside/keep.txt",
+        ),
+        (
+            "rw mount: symlink pointing out",
+            "ln -sfn {OUT} {RW}/out && echo pwned > {RW}/out/keep.txt",
+        ),
+        (
+            "rw mount: `..` into the ro mount",
+            "echo pwned > {RW}/../ro/keep.txt",
+        ),
+    ];
+    for (name, command) in attacks {
+        let (_, text) = a.run(command, false).await;
+        assert!(
+            !text.ends_with("[exit code: 0]"),
+            "{name}: the command succeeded: {text}"
+        );
+        assert_eq!(
+            a.frozen(),
+            before,
+            "{name}: a read-only file changed ({text})"
+        );
+    }
+    // A background job cannot write either, even after the call returned.
+    let (is_error, text) = a
+        .run(
+            "sleep 1; echo pwned > {RO}/keep.txt; echo pwned > keep.txt; touch {RO}/late.txt",
+            true,
+        )
+        .await;
+    assert!(!is_error, "the job starts: {text}");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(a.frozen(), before, "background job wrote a read-only file");
+    println!(
+        "{} mount attacks and a background job blocked",
+        attacks.len()
+    );
+}

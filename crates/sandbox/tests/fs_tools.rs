@@ -101,6 +101,7 @@ fn every_tool_is_a_sandbox_tool_in_its_group() {
         ("read_file", "file"),
         ("write_file", "file"),
         ("str_replace", "file"),
+        ("apply_patch", "file"),
         ("glob", "search"),
         ("grep", "search"),
         ("file_search", "search"),

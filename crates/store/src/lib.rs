@@ -7,9 +7,11 @@
 //! tracks that; this crate only tells dead runs from live ones to recover them).
 
 mod liveness;
+mod mounts;
 mod schema;
 mod store;
 
+pub use mounts::{ThreadMount, MAX_MOUNT_PATH_BYTES};
 pub use store::{SqliteStore, BUSY_TIMEOUT, MAX_TITLE_CHARS};
 pub use workbench_core::thread::StoreError;
 

@@ -86,4 +86,17 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX runs_running ON runs (id) WHERE status = 'running';
     CREATE INDEX runs_by_thread ON runs (thread_id);
     "#,
+    // 3: host folders mounted into a thread ("open a folder").
+    r#"
+    CREATE TABLE thread_mounts (
+        thread_id   TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        -- Order the user gave them in.
+        position    INTEGER NOT NULL,
+        -- NULL: the folder is the thread's workspace; else seen at mounts/<name>.
+        name        TEXT,
+        host_path   TEXT NOT NULL,
+        read_only   INTEGER NOT NULL,
+        PRIMARY KEY (thread_id, position)
+    ) WITHOUT ROWID;
+    "#,
 ];

@@ -3,11 +3,14 @@
 //!
 //! Not here: path resolution itself (`vpath`), the shell, or approvals.
 
+pub mod apply_patch;
 pub mod args;
 pub mod file_search;
 pub mod glob;
 pub mod grep;
 pub mod ls;
+pub mod patch_match;
+pub mod patch_parse;
 pub mod present_files;
 pub mod read_file;
 pub mod str_replace;
@@ -21,6 +24,7 @@ use workbench_core::tools::{Tool, ToolError, ToolMeta, ToolOutput, ToolSource};
 use crate::roots::ThreadRoots;
 use crate::vpath::{mask_host_paths, VirtualFs, VpathError};
 
+pub use apply_patch::ApplyPatchTool;
 pub use file_search::FileSearchTool;
 pub use glob::GlobTool;
 pub use grep::GrepTool;
@@ -42,6 +46,7 @@ pub fn file_tools(roots: &ThreadRoots) -> Vec<Arc<dyn Tool>> {
         Arc::new(ReadFileTool::new(roots.clone())),
         Arc::new(WriteFileTool::new(roots.clone())),
         Arc::new(StrReplaceTool::new(roots.clone())),
+        Arc::new(ApplyPatchTool::new(roots.clone())),
         Arc::new(GlobTool::new(roots.clone())),
         Arc::new(GrepTool::new(roots.clone())),
         Arc::new(FileSearchTool::new(roots.clone())),
