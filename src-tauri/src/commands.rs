@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::State;
+use workbench_app::artifacts::{ArtifactContent, OutputFile};
 use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
@@ -254,4 +255,55 @@ pub async fn upload_files(
 pub async fn open_thread_folder(app: AppState<'_>, thread_id: String) -> CmdResult<()> {
     let dir = off_thread(&app, move |a| a.thread_folder(&thread_id)).await?;
     crate::open_folder::open_in_file_manager(&dir)
+}
+
+/// The files in a thread's outputs, presented ones first.
+#[tauri::command]
+pub async fn list_outputs(app: AppState<'_>, thread_id: String) -> CmdResult<Vec<OutputFile>> {
+    off_thread(&app, move |a| a.list_outputs(&thread_id)).await
+}
+
+/// A thread's file (a virtual path) for the artifacts panel's preview.
+#[tauri::command]
+pub async fn read_artifact(
+    app: AppState<'_>,
+    thread_id: String,
+    path: String,
+) -> CmdResult<ArtifactContent> {
+    off_thread(&app, move |a| a.read_artifact(&thread_id, &path)).await
+}
+
+/// Opens a thread's file with the system's app for its type.
+#[tauri::command]
+pub async fn open_artifact(app: AppState<'_>, thread_id: String, path: String) -> CmdResult<()> {
+    let host = off_thread(&app, move |a| a.artifact_host_path(&thread_id, &path)).await?;
+    crate::open_folder::open_in_file_manager(&host)
+}
+
+/// The one outputs watch the artifacts panel keeps (it shows one thread at a time).
+#[derive(Default)]
+pub struct PanelWatch(pub std::sync::Mutex<Option<workbench_app::artifacts::OutputsWatch>>);
+
+/// Watches a thread's outputs for the panel, replacing any earlier watch: `on_change` gets a
+/// message shortly after files change. `thread_id` null stops watching.
+#[tauri::command]
+pub async fn watch_outputs(
+    app: AppState<'_>,
+    watch: State<'_, PanelWatch>,
+    thread_id: Option<String>,
+    on_change: Channel<()>,
+) -> CmdResult<()> {
+    let new = match thread_id {
+        None => None,
+        Some(id) => {
+            let notify = Arc::new(move || {
+                let _ = on_change.send(());
+            });
+            Some(app.watch_outputs(&id, notify).map_err(user_facing)?)
+        }
+    };
+    if let Ok(mut slot) = watch.0.lock() {
+        *slot = new;
+    }
+    Ok(())
 }

@@ -24,6 +24,7 @@ pub fn run() {
     let shutdown = app.clone();
     let result = tauri::Builder::default()
         .manage(app)
+        .manage(commands::PanelWatch::default())
         .invoke_handler(tauri::generate_handler![
             commands::provider_status,
             commands::detect_local_servers,
@@ -43,6 +44,10 @@ pub fn run() {
             commands::cancel_job,
             commands::answer_clarification,
             commands::cancel_subagent,
+            commands::list_outputs,
+            commands::read_artifact,
+            commands::open_artifact,
+            commands::watch_outputs,
             commands::thread_mounts,
             commands::set_thread_mounts,
             commands::thread_folders,

@@ -6,6 +6,7 @@
 
 pub mod agents;
 mod approvals;
+pub mod artifacts;
 mod error;
 mod frontmatter;
 mod mounts;
