@@ -5,6 +5,8 @@ Usage: misbehaving.py MODE
 
   ok            behaves: tools ping, fail (isError), rpc_error (JSON-RPC error), echo_env
   crash         as ok, plus a tool `crash` that exits the process in the middle of the call
+  slow-start    behaves, but waits SLOW_START_SECS (0.5) before answering `initialize`, as a
+                server does while npx fetches it or it warms up (for the parallel-connect bench)
   hang          never answers `initialize`
   hang-call     connects, then never answers a tool call
   garbage       prints non-JSON lines on stdout around every answer, otherwise behaves
@@ -107,6 +109,8 @@ def main():
         if method == "initialize":
             if MODE == "hang":
                 continue
+            if MODE == "slow-start":
+                time.sleep(float(os.environ.get("SLOW_START_SECS", "0.5")))
             version = (msg.get("params") or {}).get("protocolVersion", "2025-06-18")
             result(mid, {
                 "protocolVersion": version,

@@ -7,6 +7,7 @@
 pub mod agents;
 mod error;
 mod frontmatter;
+mod mcp;
 mod paths;
 mod provider;
 mod runs;
@@ -40,6 +41,8 @@ pub struct App {
     runs: Mutex<HashMap<String, runs::LiveRun>>,
     /// Tool sources besides the built-ins, in dedupe order (MCP arrives here).
     sources: RwLock<Vec<Arc<dyn workbench_core::tools::sources::CandidateSource>>>,
+    /// The user's MCP servers (`mcp.json`); their tools are the first registered source.
+    mcp: workbench_mcp::McpManager,
 }
 
 impl App {
@@ -55,12 +58,14 @@ impl App {
     ) -> Result<Arc<Self>, AppError> {
         data.create()?;
         let store = SqliteStore::open(&data.database())?;
+        let (mcp, mcp_source) = mcp::manager(&data, secrets.clone());
         Ok(Arc::new(Self {
             data,
             store: Arc::new(store),
             secrets,
             runs: Mutex::new(HashMap::new()),
-            sources: RwLock::new(Vec::new()),
+            sources: RwLock::new(vec![mcp_source]),
+            mcp,
         }))
     }
 

@@ -1,5 +1,6 @@
 //! `workbench`: runs prompts in threads headlessly, with the same core and store as the app.
 
+mod mcp;
 mod run;
 mod tools;
 
@@ -38,6 +39,8 @@ enum Command {
     },
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
     Tools(tools::ToolsArgs),
+    /// Manages MCP servers: list, add, import, remove, enable, disable, validate, tools.
+    Mcp(mcp::McpArgs),
 }
 
 /// Exit status when the model or the network failed.
@@ -76,10 +79,17 @@ fn main() -> ExitCode {
             }
         };
         match cli.command {
-            Command::Run(args) => run::run(app, args).await,
+            Command::Run(args) => {
+                // A headless run sees the MCP servers' tools once they have connected.
+                app.start_mcp_and_wait(std::time::Duration::from_secs(60)).await;
+                let code = run::run(app.clone(), args).await;
+                app.mcp().shutdown();
+                code
+            }
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
             Command::Tools(args) => tools::run(&app, args),
+            Command::Mcp(args) => mcp::run(&app, args).await,
         }
     })
 }

@@ -74,6 +74,9 @@ impl Connector for RmcpConnector {
             } => {
                 let mut cmd = tokio::process::Command::new(program);
                 cmd.args(args).envs(env).env("PATH", path_env);
+                // rmcp kills the child from a spawned task on drop, which a runtime that is
+                // shutting down may never run; tokio's own kill-on-drop is synchronous.
+                cmd.kill_on_drop(true);
                 if let Some(dir) = cwd {
                     cmd.current_dir(dir);
                 }
