@@ -27,7 +27,9 @@ impl McpSecretStore for KeychainSecrets {
             .map_err(|e| SecretError(e.to_string()))
     }
     fn delete(&self, account: &str) -> Result<(), SecretError> {
-        self.0.delete(account).map_err(|e| SecretError(e.to_string()))
+        self.0
+            .delete(account)
+            .map_err(|e| SecretError(e.to_string()))
     }
 }
 
@@ -80,12 +82,11 @@ impl App {
         let Some(path) = workbench_mcp::import::claude_desktop_config_path() else {
             return Ok(None);
         };
-        let found = tokio::task::spawn_blocking(move || {
-            workbench_mcp::import::read_claude_desktop(&path)
-        })
-        .await
-        .map_err(|e| McpError::Invalid(format!("internal error: {e}")))?
-        .map_err(|e| McpError::Invalid(e.to_string()))?;
+        let found =
+            tokio::task::spawn_blocking(move || workbench_mcp::import::read_claude_desktop(&path))
+                .await
+                .map_err(|e| McpError::Invalid(format!("internal error: {e}")))?
+                .map_err(|e| McpError::Invalid(e.to_string()))?;
         match found {
             Some(servers) => self.mcp.import(servers, overwrite).await.map(Some),
             None => Ok(None),

@@ -45,8 +45,8 @@ fn log_to(dir: &Path) {
 }
 
 async fn app_with_everything(dir: &tempfile::TempDir) -> Arc<App> {
-    let app =
-        App::open_with_secrets(DataDir::new(dir.path()), Arc::new(MemorySecrets::default())).unwrap();
+    let app = App::open_with_secrets(DataDir::new(dir.path()), Arc::new(MemorySecrets::default()))
+        .unwrap();
     app.mcp()
         .save_server(
             ServerInput {
@@ -72,7 +72,11 @@ async fn app_with_everything(dir: &tempfile::TempDir) -> Arc<App> {
         .unwrap();
     app.start_mcp_and_wait(Duration::from_secs(40)).await;
     let v = app.mcp().server("everything").unwrap();
-    assert!(matches!(v.status, ServerStatus::Connected { .. }), "{:?}", v.status);
+    assert!(
+        matches!(v.status, ServerStatus::Connected { .. }),
+        "{:?}",
+        v.status
+    );
     app
 }
 
@@ -122,7 +126,12 @@ async fn a_scripted_run_finds_an_mcp_tool_with_tool_search_and_calls_it_and_no_s
     let thread = app.create_thread(None).unwrap();
     let choice = explicit(ProviderKind::Openai, &srv.base_url(), "mcp-echo", None);
     let h = app
-        .start_run(&thread.id, "Echo something", choice, Recorder::default().sink())
+        .start_run(
+            &thread.id,
+            "Echo something",
+            choice,
+            Recorder::default().sink(),
+        )
         .await
         .unwrap();
     let outcome = tokio::time::timeout(Duration::from_secs(60), h.finished())
@@ -144,8 +153,16 @@ async fn a_scripted_run_finds_an_mcp_tool_with_tool_search_and_calls_it_and_no_s
     let cfg = std::fs::read_to_string(dir.path().join("mcp.json")).unwrap();
     assert!(cfg.contains("mcp/everything/env/SERVICE_API_KEY"), "{cfg}");
     let log = std::fs::read_to_string(dir.path().join("logs/test.log")).unwrap();
-    assert!(log.contains("starting MCP server"), "the log captured the MCP work");
+    assert!(
+        log.contains("starting MCP server"),
+        "the log captured the MCP work"
+    );
     app.mcp().shutdown();
+    // The search itself works: it finds the reference that is meant to be there.
+    assert_eq!(
+        files_containing(dir.path(), "mcp/everything/env/SERVICE_API_KEY"),
+        vec![dir.path().join("mcp.json")]
+    );
     let hits = files_containing(dir.path(), SECRET);
     assert!(hits.is_empty(), "the secret leaked into {hits:?}");
 }

@@ -81,7 +81,8 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => {
                 // A headless run sees the MCP servers' tools once they have connected.
-                app.start_mcp_and_wait(std::time::Duration::from_secs(60)).await;
+                app.start_mcp_and_wait(std::time::Duration::from_secs(60))
+                    .await;
                 let code = run::run(app.clone(), args).await;
                 app.mcp().shutdown();
                 code

@@ -132,8 +132,14 @@ pub struct AddArgs {
 /// Runs one `workbench mcp` command.
 pub async fn run(app: &App, args: McpArgs) -> ExitCode {
     match args.command {
-        McpCommand::List { offline: true, json } => list_offline(app, json),
-        McpCommand::List { offline: false, json } => {
+        McpCommand::List {
+            offline: true,
+            json,
+        } => list_offline(app, json),
+        McpCommand::List {
+            offline: false,
+            json,
+        } => {
             app.start_mcp_and_wait(CONNECT_WAIT).await;
             let overview = app.mcp().overview();
             if json {
@@ -174,10 +180,7 @@ pub async fn run(app: &App, args: McpArgs) -> ExitCode {
 }
 
 fn list_offline(app: &App, json: bool) -> ExitCode {
-    let path = app
-        .data_dir()
-        .path()
-        .join(workbench_mcp::file::FILE_NAME);
+    let path = app.data_dir().path().join(workbench_mcp::file::FILE_NAME);
     let cfg = match ConfigFile::new(&path).load() {
         Ok(c) => c,
         Err(e) => return fail(e.to_string()),
@@ -304,7 +307,9 @@ async fn import(
     let result = if claude {
         match app.import_claude_desktop(overwrite).await {
             Ok(Some(r)) => Ok(r),
-            Ok(None) => return fail("Claude Desktop's config was not found on this machine".into()),
+            Ok(None) => {
+                return fail("Claude Desktop's config was not found on this machine".into())
+            }
             Err(e) => Err(e),
         }
     } else {

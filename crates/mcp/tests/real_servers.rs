@@ -27,22 +27,38 @@ async fn everything_over_stdio_lists_calls_and_gets_its_secret_env() {
     let v = m.server("everything").unwrap();
     assert!(is_connected(&v), "{:?}", v.status);
     let names: Vec<&str> = v.tools.iter().map(|t| t.info.name.as_str()).collect();
-    assert!(names.contains(&"echo") && names.contains(&"get-sum"), "{names:?}");
+    assert!(
+        names.contains(&"echo") && names.contains(&"get-sum"),
+        "{names:?}"
+    );
     let echo = v.tools.iter().find(|t| t.info.name == "echo").unwrap();
     assert_eq!(echo.qualified_name, "everything__echo");
-    assert_eq!(echo.info.input_schema["properties"]["message"]["type"], "string");
+    assert_eq!(
+        echo.info.input_schema["properties"]["message"]["type"],
+        "string"
+    );
     // Secrets show masked, plain values as they are.
     let token = v.env.iter().find(|e| e.name == "WB_TEST_TOKEN").unwrap();
     assert!(token.secret && token.value.is_none());
 
     let cancel = CancellationToken::new();
     let out = m
-        .call_tool("everything", "echo", args(json!({"message": "hi there"})), &cancel)
+        .call_tool(
+            "everything",
+            "echo",
+            args(json!({"message": "hi there"})),
+            &cancel,
+        )
         .await;
     assert!(!out.is_error, "{}", out.content);
     assert_eq!(out.content, "Echo: hi there");
     let out = m
-        .call_tool("everything", "get-sum", args(json!({"a": 2, "b": 40})), &cancel)
+        .call_tool(
+            "everything",
+            "get-sum",
+            args(json!({"a": 2, "b": 40})),
+            &cancel,
+        )
         .await;
     assert!(out.content.contains("42"), "{}", out.content);
     // Invalid arguments come back as an error result, not a hang.
@@ -54,12 +70,19 @@ async fn everything_over_stdio_lists_calls_and_gets_its_secret_env() {
     let out = m
         .call_tool("everything", "get-env", Default::default(), &cancel)
         .await;
-    assert!(out.content.contains("tok-from-keychain-123"), "{}", out.content);
+    assert!(
+        out.content.contains("tok-from-keychain-123"),
+        "{}",
+        out.content
+    );
 
     let resources = m.resources("everything").await.unwrap();
     assert!(!resources.is_empty());
     let prompts = m.prompts("everything").await.unwrap();
-    assert!(prompts.iter().any(|p| !p.arguments.is_empty()), "{prompts:?}");
+    assert!(
+        prompts.iter().any(|p| !p.arguments.is_empty()),
+        "{prompts:?}"
+    );
     m.shutdown();
 }
 
@@ -85,8 +108,14 @@ async fn everything_over_streamable_http_with_a_secret_header() {
         .spawn()
         .unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-        assert!(std::time::Instant::now() < deadline, "the HTTP server never listened");
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the HTTP server never listened"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 
@@ -123,14 +152,22 @@ async fn everything_over_streamable_http_with_a_secret_header() {
     assert!(!text.contains("hdr-secret-456"), "{text}");
     assert!(text.contains("mcp/remote/header/Authorization") && text.contains("workbench"));
     assert_eq!(
-        secrets.get("mcp/remote/header/Authorization").unwrap().unwrap(),
+        secrets
+            .get("mcp/remote/header/Authorization")
+            .unwrap()
+            .unwrap(),
         "Bearer hdr-secret-456"
     );
 
     let v = wait_for(&m, "remote", SETTLE, |v| is_connected(v) || is_failed(v)).await;
     assert!(is_connected(&v), "{:?}", v.status);
     let out = m
-        .call_tool("remote", "echo", args(json!({"message": "over http"})), &CancellationToken::new())
+        .call_tool(
+            "remote",
+            "echo",
+            args(json!({"message": "over http"})),
+            &CancellationToken::new(),
+        )
         .await;
     assert_eq!(out.content, "Echo: over http");
     assert!(!m.resources("remote").await.unwrap().is_empty());
@@ -199,9 +236,18 @@ async fn filesystem_server_reads_inside_its_folder_and_refuses_outside() {
     assert!(!out.is_error, "{}", out.content);
     assert_eq!(out.content, "hello from the note");
     let out = m
-        .call_tool("fs", "read_text_file", args(json!({"path": "/etc/hostname"})), &cancel)
+        .call_tool(
+            "fs",
+            "read_text_file",
+            args(json!({"path": "/etc/hostname"})),
+            &cancel,
+        )
         .await;
     assert!(out.is_error, "{}", out.content);
-    assert!(out.content.to_lowercase().contains("denied") || out.content.contains("outside"), "{}", out.content);
+    assert!(
+        out.content.to_lowercase().contains("denied") || out.content.contains("outside"),
+        "{}",
+        out.content
+    );
     m.shutdown();
 }
