@@ -39,9 +39,35 @@ async fn connect_all(names: &[String]) -> Duration {
     std::fs::write(&path, json!({"mcpServers": servers}).to_string()).unwrap();
     let m = workbench_mcp::manager_with_rmcp(&path, Arc::new(MemorySecrets::default()));
     let started = Instant::now();
+    let mut rx = m.subscribe();
     m.start().await.unwrap();
+    // When each server became connected, to see whether they finish together or in turn.
+    let mut done: Vec<(String, Duration)> = Vec::new();
+    while done.len() < names.len() {
+        for v in m.overview().servers {
+            if matches!(v.status, ServerStatus::Connected { .. })
+                && !done.iter().any(|(n, _)| n == &v.name)
+            {
+                done.push((v.name, started.elapsed()));
+            }
+        }
+        if done.len() < names.len()
+            && tokio::time::timeout(Duration::from_secs(60), rx.changed())
+                .await
+                .is_err()
+        {
+            break;
+        }
+    }
     m.wait_settled(Duration::from_secs(60)).await;
     let took = started.elapsed();
+    if names.len() > 1 {
+        let times: Vec<String> = done
+            .iter()
+            .map(|(_, t)| format!("{:.2}", t.as_secs_f64()))
+            .collect();
+        println!("  connected at (s):      {}", times.join(" "));
+    }
     for v in m.overview().servers {
         assert!(
             matches!(v.status, ServerStatus::Connected { .. }),
