@@ -38,7 +38,7 @@ pub enum McpCommand {
     },
     /// Adds (or with --replace, edits) a server. Values of env vars and headers whose names
     /// look secret (Authorization, *KEY*, *TOKEN*, *SECRET*, *PASS*) go to the OS keychain.
-    Add(AddArgs),
+    Add(Box<AddArgs>),
     /// Imports servers from mcpServers JSON (a file or - for stdin) or from Claude Desktop.
     Import {
         /// A JSON file (`{"mcpServers": ...}`, a map of servers, or one entry with --name).
@@ -158,7 +158,7 @@ pub async fn run(app: &App, args: McpArgs) -> ExitCode {
             }
             finish(app, ExitCode::SUCCESS)
         }
-        McpCommand::Add(a) => match input_from(a) {
+        McpCommand::Add(a) => match input_from(*a) {
             Ok((input, replace)) => report(app.mcp().save_server(input, replace).await, "saved"),
             Err(e) => fail(e),
         },

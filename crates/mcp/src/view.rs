@@ -52,6 +52,7 @@ pub enum ServerStatus {
         /// Retries so far (1 for the first).
         attempt: u32,
         /// Milliseconds until the next try.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         retry_in_ms: u64,
         /// Why it stopped or why the last try failed.
         error: String,
@@ -132,8 +133,10 @@ pub struct ServerView {
     /// The enabled switch.
     pub enabled: bool,
     /// Seconds allowed to start and list tools.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub startup_timeout_secs: u64,
     /// Seconds allowed per tool call.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub call_timeout_secs: u64,
     /// Connection state.
     pub status: ServerStatus,
@@ -211,11 +214,11 @@ pub struct ServerInput {
     #[serde(default)]
     pub disabled_tools: Vec<String>,
     /// Seconds to start (default 30).
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub startup_timeout_secs: Option<u64>,
     /// Seconds per call (default 60).
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_secs: Option<u64>,
 }
@@ -236,6 +239,7 @@ pub struct ValidationReport {
     /// Its tools.
     pub tools: Vec<ToolInfo>,
     /// Milliseconds from start to tool list (or failure).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub elapsed_ms: u64,
 }
 
