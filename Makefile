@@ -22,7 +22,7 @@ test: setup build lint check-bindings test-rust test-ui test-browser test-e2e
 	@echo "make test: every suite passed"
 
 # ---- setup -------------------------------------------------------------------------------
-setup: $(STAMPS)/system $(STAMPS)/ui-deps $(STAMPS)/e2e-deps $(STAMPS)/tauri-driver
+setup: $(STAMPS)/system $(STAMPS)/ui-deps $(STAMPS)/e2e-deps $(STAMPS)/mcp-test-servers $(STAMPS)/tauri-driver
 
 $(STAMPS)/system: scripts/setup-system.sh
 	@mkdir -p $(STAMPS)
@@ -38,6 +38,12 @@ $(STAMPS)/ui-deps: ui/package.json ui/package-lock.json
 $(STAMPS)/e2e-deps: tests/e2e/package.json tests/e2e/package-lock.json
 	@mkdir -p $(STAMPS)
 	npm --prefix tests/e2e ci --no-audit --no-fund
+	@touch $@
+
+# Real MCP servers (server-everything, server-filesystem) the MCP tests connect to.
+$(STAMPS)/mcp-test-servers: tests/mcp-servers/package.json tests/mcp-servers/package-lock.json
+	@mkdir -p $(STAMPS)
+	npm --prefix tests/mcp-servers ci --no-audit --no-fund
 	@touch $@
 
 $(STAMPS)/tauri-driver:
@@ -57,7 +63,7 @@ app: ui
 
 bindings:
 	rm -rf ui/src/bindings
-	TS_RS_EXPORT_DIR=$(CURDIR)/ui/src/bindings cargo test -q -p workbench-core --features ts export_bindings
+	TS_RS_EXPORT_DIR=$(CURDIR)/ui/src/bindings cargo test -q -p workbench-core -p workbench-mcp --features workbench-core/ts,workbench-mcp/ts export_bindings
 
 # The UI's TypeScript types are generated from the Rust types; fail if they drifted.
 check-bindings:
@@ -83,7 +89,8 @@ test-e2e: app
 bench:
 	cargo bench -p workbench-providers --bench stream_throughput
 	cargo bench -p workbench-store --bench append_delta
+	cargo bench -p workbench-mcp --bench connect_parallel
 
 clean:
 	cargo clean
-	rm -rf $(STAMPS) ui/dist ui/node_modules tests/e2e/node_modules
+	rm -rf $(STAMPS) ui/dist ui/node_modules tests/e2e/node_modules tests/mcp-servers/node_modules

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-TS_RS_EXPORT_DIR="$tmp" cargo test -q -p workbench-core --features ts export_bindings >/dev/null
+TS_RS_EXPORT_DIR="$tmp" cargo test -q -p workbench-core -p workbench-mcp --features workbench-core/ts,workbench-mcp/ts export_bindings >/dev/null
 if ! diff -ru "$tmp" ui/src/bindings; then
   echo "check-bindings: ui/src/bindings is stale; run 'make bindings' and commit the result" >&2
   exit 1

@@ -31,6 +31,18 @@ const COMMANDS: &[&str] = &[
     "thread_folders",
     "upload_files",
     "open_thread_folder",
+    "mcp_overview",
+    "mcp_watch",
+    "mcp_save_server",
+    "mcp_remove_server",
+    "mcp_set_enabled",
+    "mcp_set_tool_enabled",
+    "mcp_reconnect",
+    "mcp_validate",
+    "mcp_import_json",
+    "mcp_import_claude",
+    "mcp_resources",
+    "mcp_prompts",
 ];
 
 fn main() {

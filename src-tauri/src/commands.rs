@@ -12,6 +12,8 @@ use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::middleware::ApprovalPolicy;
 use workbench_core::thread::{ApprovalDecision, Thread, ThreadSummary, ThreadView};
 use workbench_core::tools::VisibilityReport;
+use workbench_mcp::types::{PromptInfo, ResourceInfo};
+use workbench_mcp::view::{ImportReport, McpOverview, ServerInput, ValidationReport};
 
 type AppState<'a> = State<'a, Arc<App>>;
 /// Errors cross IPC as the sentence the UI shows.
@@ -306,4 +308,137 @@ pub async fn watch_outputs(
         *slot = new;
     }
     Ok(())
+}
+// ---- MCP servers -------------------------------------------------------------------------
+// The MCP manager page's commands. Shapes are the ts-rs bindings in ui/src/bindings
+// (McpOverview, ServerView, ServerStatus, ServerInput, ValidationReport, ImportReport,
+// ResourceInfo, PromptInfo). Every command that changes something answers with the new
+// McpOverview, so the page redraws from one source of truth; statuses that change later
+// (connecting -> connected) arrive on `mcp_watch`'s channel.
+
+/// Every configured server with its status, tools and the config file's path.
+#[tauri::command]
+pub async fn mcp_overview(app: AppState<'_>) -> CmdResult<McpOverview> {
+    Ok(app.mcp().overview())
+}
+
+/// Sends the overview now and again after every change, until the page goes away.
+#[tauri::command]
+pub async fn mcp_watch(app: AppState<'_>, on_change: Channel<McpOverview>) -> CmdResult<()> {
+    let app: Arc<App> = Arc::clone(&app);
+    let mut changes = app.mcp().subscribe();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            if on_change.send(app.mcp().overview()).is_err() {
+                break;
+            }
+            if changes.changed().await.is_err() {
+                break;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Adds a server from the form, or with `replace` edits the one of that name. Secret values
+/// go to the keychain; a value left out keeps the stored one.
+#[tauri::command]
+pub async fn mcp_save_server(
+    app: AppState<'_>,
+    server: ServerInput,
+    replace: bool,
+) -> CmdResult<McpOverview> {
+    app.mcp()
+        .save_server(server, replace)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(app.mcp().overview())
+}
+
+/// Removes a server and its keychain entries.
+#[tauri::command]
+pub async fn mcp_remove_server(app: AppState<'_>, name: String) -> CmdResult<McpOverview> {
+    app.mcp()
+        .remove_server(&name)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(app.mcp().overview())
+}
+
+/// Switches a server on or off.
+#[tauri::command]
+pub async fn mcp_set_enabled(
+    app: AppState<'_>,
+    name: String,
+    enabled: bool,
+) -> CmdResult<McpOverview> {
+    app.mcp()
+        .set_enabled(&name, enabled)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(app.mcp().overview())
+}
+
+/// Switches one tool (by its own name) of a server on or off.
+#[tauri::command]
+pub async fn mcp_set_tool_enabled(
+    app: AppState<'_>,
+    name: String,
+    tool: String,
+    enabled: bool,
+) -> CmdResult<McpOverview> {
+    app.mcp()
+        .set_tool_enabled(&name, &tool, enabled)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(app.mcp().overview())
+}
+
+/// Restarts a server now (a failed one too).
+#[tauri::command]
+pub async fn mcp_reconnect(app: AppState<'_>, name: String) -> CmdResult<McpOverview> {
+    app.mcp().reconnect(&name).map_err(|e| e.to_string())?;
+    Ok(app.mcp().overview())
+}
+
+/// Tries the form's server (connect, list tools) without saving anything.
+#[tauri::command]
+pub async fn mcp_validate(app: AppState<'_>, server: ServerInput) -> CmdResult<ValidationReport> {
+    Ok(app.mcp().validate_input(server).await)
+}
+
+/// Imports pasted JSON: `{"mcpServers": ...}`, a map of servers, or one entry named `name`.
+#[tauri::command]
+pub async fn mcp_import_json(
+    app: AppState<'_>,
+    text: String,
+    name: Option<String>,
+    overwrite: bool,
+) -> CmdResult<ImportReport> {
+    app.import_mcp_json(&text, name.as_deref(), overwrite)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Imports Claude Desktop's servers; `null` when its config does not exist on this machine.
+#[tauri::command]
+pub async fn mcp_import_claude(
+    app: AppState<'_>,
+    overwrite: bool,
+) -> CmdResult<Option<ImportReport>> {
+    app.import_claude_desktop(overwrite)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// A connected server's resources (read-only).
+#[tauri::command]
+pub async fn mcp_resources(app: AppState<'_>, name: String) -> CmdResult<Vec<ResourceInfo>> {
+    app.mcp().resources(&name).await.map_err(|e| e.to_string())
+}
+
+/// A connected server's prompts (read-only).
+#[tauri::command]
+pub async fn mcp_prompts(app: AppState<'_>, name: String) -> CmdResult<Vec<PromptInfo>> {
+    app.mcp().prompts(&name).await.map_err(|e| e.to_string())
 }

@@ -21,6 +21,11 @@ pub fn run() {
         }
     };
     tracing::info!(data_dir = %data.path().display(), "Workbench starting");
+    // MCP servers connect in the background; their status shows on the MCP page.
+    tauri::async_runtime::spawn({
+        let app = app.clone();
+        async move { app.start_mcp().await }
+    });
     let shutdown = app.clone();
     let result = tauri::Builder::default()
         .manage(app)
@@ -53,9 +58,22 @@ pub fn run() {
             commands::thread_folders,
             commands::upload_files,
             commands::open_thread_folder,
+            commands::mcp_overview,
+            commands::mcp_watch,
+            commands::mcp_save_server,
+            commands::mcp_remove_server,
+            commands::mcp_set_enabled,
+            commands::mcp_set_tool_enabled,
+            commands::mcp_reconnect,
+            commands::mcp_validate,
+            commands::mcp_import_json,
+            commands::mcp_import_claude,
+            commands::mcp_resources,
+            commands::mcp_prompts,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();
+    shutdown.mcp().shutdown();
     if let Err(e) = result {
         tracing::error!(error = %e, "the window failed");
         eprintln!("Workbench stopped with an error: {e}");

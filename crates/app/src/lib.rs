@@ -9,6 +9,7 @@ mod approvals;
 pub mod artifacts;
 mod error;
 mod frontmatter;
+mod mcp;
 mod mounts;
 mod paths;
 mod provider;
@@ -58,6 +59,8 @@ pub struct App {
     shells: shells::Shells,
     /// Subagents working right now, cancellable one by one.
     subagents: subagents::LiveSubagents,
+    /// The user's MCP servers (`mcp.json`); their tools are the first registered source.
+    mcp: workbench_mcp::McpManager,
 }
 
 impl App {
@@ -73,12 +76,14 @@ impl App {
     ) -> Result<Arc<Self>, AppError> {
         data.create()?;
         let store = SqliteStore::open(&data.database())?;
+        let (mcp, mcp_source) = mcp::manager(&data, secrets.clone());
         Ok(Arc::new(Self {
             data,
             store: Arc::new(store),
             secrets,
             runs: Mutex::new(HashMap::new()),
-            sources: RwLock::new(Vec::new()),
+            sources: RwLock::new(vec![mcp_source]),
+            mcp,
             shells: shells::Shells::detect(),
             subagents: subagents::LiveSubagents::default(),
         }))

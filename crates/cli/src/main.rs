@@ -1,6 +1,7 @@
 //! `workbench`: runs prompts in threads headlessly, with the same core and store as the app.
 
 mod approve;
+mod mcp;
 mod run;
 mod thread;
 mod tool_call;
@@ -49,6 +50,8 @@ enum Command {
     Tools(tools::ToolsArgs),
     /// Looks at a thread's setup: `thread path ID` prints its host folders.
     Thread(thread::ThreadArgs),
+    /// Manages MCP servers: list, add, import, remove, enable, disable, validate, tools.
+    Mcp(mcp::McpArgs),
 }
 
 /// Exit status when the model or the network failed.
@@ -59,6 +62,21 @@ const EXIT_USAGE: u8 = 2;
 const EXIT_WAITING: u8 = 3;
 /// Exit status when the user interrupted the run (as shells report SIGINT).
 const EXIT_CANCELLED: u8 = 130;
+
+/// How long a headless command waits for the MCP servers before it goes on without the slow ones.
+const MCP_STARTUP_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs a command that may run tools: the MCP servers' tools are there once they connected,
+/// and the servers are stopped afterwards.
+async fn with_mcp(
+    app: &std::sync::Arc<App>,
+    command: impl std::future::Future<Output = ExitCode>,
+) -> ExitCode {
+    app.start_mcp_and_wait(MCP_STARTUP_WAIT).await;
+    let code = command.await;
+    app.mcp().shutdown();
+    code
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -89,13 +107,14 @@ fn main() -> ExitCode {
             }
         };
         match cli.command {
-            Command::Run(args) => run::run(app, args).await,
-            Command::Approve(args) => approve::approve(app, args).await,
-            Command::Answer(args) => approve::answer(app, args).await,
-            Command::Tool(args) => tool_call::run(app, args).await,
+            Command::Run(args) => with_mcp(&app, run::run(app.clone(), args)).await,
             Command::Threads { json } => list_threads(&app, json),
             Command::Show { thread, json } => show_thread(&app, &thread, json),
             Command::Tools(args) => tools::run(&app, args),
+            Command::Mcp(args) => mcp::run(&app, args).await,
+            Command::Approve(args) => with_mcp(&app, approve::approve(app.clone(), args)).await,
+            Command::Answer(args) => with_mcp(&app, approve::answer(app.clone(), args)).await,
+            Command::Tool(args) => with_mcp(&app, tool_call::run(app.clone(), args)).await,
             Command::Thread(args) => thread::run(&app, args),
         }
     })
