@@ -4,6 +4,6 @@ mod message;
 mod state;
 mod store;
 
-pub use message::{Message, MessageStatus, Role, ToolCall};
-pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView};
+pub use message::{Deprecation, Message, MessageStatus, ResultMetadata, Role, ToolCall};
+pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView, TodoItem, TodoStatus};
 pub use store::{StoreError, ThreadStore};

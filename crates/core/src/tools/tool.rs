@@ -75,6 +75,8 @@ pub enum StateUpdate {
     },
     /// present_files: these virtual paths are the run's artifacts.
     Artifacts { paths: Vec<String> },
+    /// write_todos: the whole plan, replacing the previous one.
+    Todos { items: Vec<crate::thread::TodoItem> },
 }
 
 /// What a tool call produced.
@@ -86,6 +88,8 @@ pub struct ToolOutput {
     pub is_error: bool,
     /// A state change for the thread, if any.
     pub update: Option<StateUpdate>,
+    /// Facts for the UI and logs, stored with the result message, never sent to the model.
+    pub metadata: crate::thread::ResultMetadata,
 }
 
 impl ToolOutput {
@@ -95,6 +99,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: false,
             update: None,
+            metadata: Default::default(),
         }
     }
 
@@ -104,6 +109,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: true,
             update: None,
+            metadata: Default::default(),
         }
     }
 
