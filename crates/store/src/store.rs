@@ -34,8 +34,8 @@ pub struct SqliteStore {
     inner: Mutex<Inner>,
 }
 
-struct Inner {
-    conn: Connection,
+pub(crate) struct Inner {
+    pub(crate) conn: Connection,
     /// Runs begun through this instance and not ended yet; forgotten by the process-wide
     /// liveness registry when the instance is dropped, so they read as dead from then on.
     own_runs: HashSet<String>,
@@ -169,7 +169,7 @@ impl SqliteStore {
         Ok(n > 0)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while holding the lock cannot leave a transaction open (rusqlite rolls back
         // on drop), so the connection behind a poisoned lock is still consistent.
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
@@ -201,7 +201,7 @@ impl SqliteStore {
         Ok(())
     }
 
-    fn db(&self, op: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
+    pub(crate) fn db(&self, op: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
         move |e| StoreError::Db {
             op,
             detail: format!("{e} (database {})", self.path.display()),
