@@ -7,6 +7,7 @@
 pub mod agents;
 mod error;
 mod frontmatter;
+mod memory;
 mod paths;
 mod provider;
 mod runs;
@@ -15,6 +16,7 @@ mod title;
 mod tools;
 
 pub use error::AppError;
+pub use memory::MEMORY_ENABLED_SETTING;
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
 pub use runs::RunHandle;

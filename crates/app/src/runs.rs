@@ -76,9 +76,14 @@ impl App {
         let (model, settings) = provider::client(self, &choice).await?;
         let (model_name, context_window) = (settings.model, settings.context_window);
         let (app, tid, state) = (self.clone(), thread_id.to_string(), thread.state.clone());
-        let (setup, assembly, thread_dir) = tokio::task::spawn_blocking(move || {
+        let (setup, assembly, thread_dir, memory) = tokio::task::spawn_blocking(move || {
             let setup = app.setup_run(&options, &model_name)?;
             let assembly = app.assemble_for(&tid, &state, &setup.input)?;
+            // Memory is context, not a reason to refuse the run.
+            let memory = app.memory_for_run().unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "saved memory could not be read; the run goes on without it");
+                String::new()
+            });
             let dir = app.data.thread_dir(&tid);
             workbench_sandbox::ThreadRoots::under(&dir)
                 .create()
@@ -86,11 +91,11 @@ impl App {
                     path: dir.display().to_string(),
                     detail: e.to_string(),
                 })?;
-            Ok::<_, AppError>((setup, assembly, dir))
+            Ok::<_, AppError>((setup, assembly, dir, memory))
         })
         .await
         .map_err(|e| AppError::Invalid(format!("internal error: {e}")))??;
-        let system = tools::system_prompt(&setup, &assembly);
+        let system = tools::system_prompt(&setup, &assembly, &memory);
         let model_name = setup
             .agent
             .as_ref()

@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use workbench_core::builtins::{RetrieveToolResult, ToolSearch};
+use workbench_core::builtins::{Remember, RetrieveToolResult, ToolSearch, WriteTodos};
+use workbench_core::memory::MemoryStore;
 use workbench_core::thread::{ThreadState, ThreadStore};
 use workbench_core::tools::assembly::{
     assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps, ShellPolicy,
 };
 use workbench_core::tools::sources::{CandidateSource, SourceContext};
-use workbench_core::tools::{DeferredCatalog, Tool};
+use workbench_core::tools::{DeferredCatalog, Tool, ToolAlias};
 
 use workbench_sandbox::ThreadRoots;
 
@@ -29,8 +30,31 @@ pub struct RunOptions {
     pub skills: Vec<String>,
 }
 
-/// The tools Workbench always offers.
-pub(crate) struct BuiltinSource;
+/// Old tool names that keep working until the version named, each pointing at its tool.
+/// Models trained on other agents (and our own first fixtures) call `list_dir`; the tool is `ls`.
+pub const TOOL_ALIASES: &[(&str, &str, &str, &str)] = &[(
+    "list_dir",
+    "ls",
+    "0.3.0",
+    "the folder tool is named `ls`, like the shell command",
+)];
+
+fn tool_aliases() -> Vec<ToolAlias> {
+    TOOL_ALIASES
+        .iter()
+        .map(|(alias, canonical, removed_in, message)| ToolAlias {
+            alias: (*alias).into(),
+            canonical: (*canonical).into(),
+            removed_in: (*removed_in).into(),
+            message: (*message).into(),
+        })
+        .collect()
+}
+
+/// The tools Workbench always offers, and `remember` while memory is on.
+pub(crate) struct BuiltinSource {
+    pub memory: Option<Arc<dyn MemoryStore>>,
+}
 
 impl CandidateSource for BuiltinSource {
     fn name(&self) -> &str {
@@ -38,13 +62,18 @@ impl CandidateSource for BuiltinSource {
     }
 
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        vec![Candidate::new(Arc::new(RetrieveToolResult::new(
-            ctx.thread_dir.clone(),
-        )))]
+        let mut tools: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(RetrieveToolResult::new(ctx.thread_dir.clone())),
+            Arc::new(WriteTodos::new()),
+        ];
+        if let Some(store) = &self.memory {
+            tools.push(Arc::new(Remember::new(store.clone())));
+        }
+        tools.into_iter().map(Candidate::new).collect()
     }
 }
 
-/// The sandbox's file and search tools over the thread's folders. The shell joins them once
+/// The sandbox's file, search and git tools over the thread's folders. The shell joins them once
 /// approvals exist (its default policy is "ask").
 pub(crate) struct SandboxSource;
 
@@ -56,8 +85,10 @@ impl CandidateSource for SandboxSource {
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
         // Listing never touches the disk (explain_tools lists for threads that may not exist);
         // the run creates the folders before it starts.
-        workbench_sandbox::fs::file_tools(&ThreadRoots::under(&ctx.thread_dir))
+        let roots = ThreadRoots::under(&ctx.thread_dir);
+        workbench_sandbox::fs::file_tools(&roots)
             .into_iter()
+            .chain(workbench_sandbox::git_tools(&roots))
             .map(Candidate::new)
             .collect()
     }
@@ -161,6 +192,7 @@ impl App {
                 })
                 .collect(),
             defer_mcp,
+            aliases: tool_aliases(),
         };
         Ok(RunSetup {
             agent,
@@ -179,7 +211,10 @@ impl App {
             thread_id: thread_id.to_string(),
             thread_dir: self.data.thread_dir(thread_id),
         };
-        let mut candidates = BuiltinSource.candidates(&ctx);
+        let builtins = BuiltinSource {
+            memory: self.memory_store(),
+        };
+        let mut candidates = builtins.candidates(&ctx);
         candidates.extend(SandboxSource.candidates(&ctx));
         if let Ok(sources) = self.sources.read() {
             for source in sources.iter() {
@@ -210,9 +245,9 @@ impl App {
     }
 }
 
-/// The system prompt of a run: the base prompt, the agent's persona, active skills, and the
-/// names of deferred tools the model can search for.
-pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly) -> String {
+/// The system prompt of a run: the base prompt, the agent's persona, active skills, saved
+/// memory, and the names of deferred tools the model can search for.
+pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly, memory: &str) -> String {
     let mut prompt = include_str!("../../../assets/system-prompt.md")
         .trim()
         .to_string();
@@ -226,6 +261,10 @@ pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly) -> String {
             skill.name,
             skill.body.trim()
         ));
+    }
+    if !memory.is_empty() {
+        prompt.push_str("\n\n");
+        prompt.push_str(memory.trim_end());
     }
     if let Some(catalog) = assembly.catalog() {
         prompt.push_str(

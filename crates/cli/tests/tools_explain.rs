@@ -126,7 +126,12 @@ fn the_table_form_ends_with_a_summary() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("TOOL"), "{text}");
-    // ls, read_file, write_file, str_replace visible; glob, grep, file_search and
-    // retrieve_tool_result hidden by the agent's groups.
-    assert!(text.contains("4 visible, 0 deferred, 4 hidden"), "{text}");
+    // ls, read_file, write_file, str_replace visible; glob, grep, file_search, git_status,
+    // git_diff, retrieve_tool_result, write_todos and remember hidden by the agent's groups.
+    assert!(text.contains("4 visible, 0 deferred, 8 hidden"), "{text}");
+    // Aliases are listed after the tools with where they lead.
+    assert!(
+        text.contains("list_dir -> ls  (removed in 0.3.0): calls run `ls`"),
+        "{text}"
+    );
 }
