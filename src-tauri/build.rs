@@ -15,6 +15,11 @@ const COMMANDS: &[&str] = &[
     "start_run",
     "cancel_run",
     "explain_tools",
+    "list_memories",
+    "update_memory",
+    "delete_memory",
+    "memory_enabled",
+    "set_memory_enabled",
 ];
 
 fn main() {

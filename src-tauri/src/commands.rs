@@ -7,6 +7,7 @@ use tauri::State;
 use workbench_app::{App, AppError, ModelChoice, RunOptions};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
+use workbench_core::memory::Memory;
 use workbench_core::thread::{Thread, ThreadSummary, ThreadView};
 use workbench_core::tools::VisibilityReport;
 
@@ -122,4 +123,32 @@ pub async fn explain_tools(
 #[tauri::command]
 pub async fn cancel_run(app: AppState<'_>, thread_id: String) -> CmdResult<bool> {
     Ok(app.cancel_run(&thread_id))
+}
+
+/// Saved facts, newest first (Settings -> Memory).
+#[tauri::command]
+pub async fn list_memories(app: AppState<'_>) -> CmdResult<Vec<Memory>> {
+    off_thread(&app, |a| a.list_memories()).await
+}
+
+/// Replaces a fact's text; a fact that looks like a secret is refused with a sentence.
+#[tauri::command]
+pub async fn update_memory(app: AppState<'_>, id: String, fact: String) -> CmdResult<Memory> {
+    off_thread(&app, move |a| a.update_memory(&id, &fact)).await
+}
+
+#[tauri::command]
+pub async fn delete_memory(app: AppState<'_>, id: String) -> CmdResult<()> {
+    off_thread(&app, move |a| a.delete_memory(&id)).await
+}
+
+#[tauri::command]
+pub async fn memory_enabled(app: AppState<'_>) -> CmdResult<bool> {
+    off_thread(&app, |a| a.memory_enabled()).await
+}
+
+/// Turns memory on or off: off hides `remember` and injects nothing; saved facts are kept.
+#[tauri::command]
+pub async fn set_memory_enabled(app: AppState<'_>, enabled: bool) -> CmdResult<()> {
+    off_thread(&app, move |a| a.set_memory_enabled(enabled)).await
 }

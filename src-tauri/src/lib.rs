@@ -35,6 +35,11 @@ pub fn run() {
             commands::start_run,
             commands::cancel_run,
             commands::explain_tools,
+            commands::list_memories,
+            commands::update_memory,
+            commands::delete_memory,
+            commands::memory_enabled,
+            commands::set_memory_enabled,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

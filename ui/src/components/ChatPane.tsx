@@ -4,6 +4,7 @@ import { statusNote } from "../core/messages";
 import { draftOf, isThreadRunning } from "../core/store";
 import { chatItems, type ChatItem } from "../core/toolCalls";
 import { WrenchIcon } from "./icons";
+import { TodoPanel } from "./TodoPanel";
 import { ToolCallRows } from "./ToolCallRows";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
@@ -63,6 +64,7 @@ export function ChatPane() {
           </button>
         </div>
       )}
+      <TodoPanel />
       <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} />
     </main>
   );

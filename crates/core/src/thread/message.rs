@@ -86,7 +86,7 @@ pub struct ResultMetadata {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(optional, rename = "_deprecation"))]
     pub deprecation: Option<Deprecation>,
 }
 
