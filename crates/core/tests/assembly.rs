@@ -329,7 +329,10 @@ async fn an_alias_runs_the_canonical_tool_with_a_deprecation_block() {
         "{}",
         out.content
     );
-    let d = out.metadata.deprecation.expect("deprecation block");
+    let d = out
+        .metadata
+        .and_then(|m| m.deprecation)
+        .expect("deprecation block");
     assert_eq!(
         (
             d.this_tool.as_str(),
@@ -347,7 +350,7 @@ async fn an_alias_runs_the_canonical_tool_with_a_deprecation_block() {
     // A call by the canonical name carries nothing.
     let plain = a.resolve("read_file", &state).unwrap();
     let out = plain.call(json!({}), &ctx()).await.unwrap();
-    assert!(out.metadata.deprecation.is_none());
+    assert!(out.metadata.is_none());
 }
 
 #[test]

@@ -34,7 +34,9 @@ fn facts_are_saved_once_edited_counted_and_deleted() {
     assert_eq!(all.len(), 2, "no duplicate");
     assert_eq!(all[0].id, tabs.id, "saving it again made it the newest");
 
-    store.mark_memories_used(&[tabs.id.clone()]).unwrap();
+    store
+        .mark_memories_used(std::slice::from_ref(&tabs.id))
+        .unwrap();
     store
         .mark_memories_used(&[tabs.id.clone(), uk.id.clone()])
         .unwrap();

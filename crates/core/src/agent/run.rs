@@ -384,7 +384,7 @@ async fn commit_result(
         output.content,
         output.is_error,
     );
-    message.metadata = Some(output.metadata).filter(|m| !m.is_empty());
+    message.metadata = output.metadata.map(|m| *m).filter(|m| !m.is_empty());
     let (s, m) = (parts.store.clone(), message.clone());
     blocking(move || s.append_message(&m)).await?;
     (parts.sink)(RunEvent::MessageAdded { message });

@@ -37,8 +37,14 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{16,}", "a bearer token"),
     (
-        r"(?i)\b(password|passwd|pwd|passphrase|secret|api[_ -]?key|access[_ -]?token|auth[_ -]?token|token)\s*(is|[:=])\s*\S{6,}",
+        r"(?i)\b(password|passwd|pwd|passphrase|secret|api[_ -]?key|access[_ -]?token|auth[_ -]?token|token)\s*[:=]\s*\S{6,}",
         "a password or key assignment",
+    ),
+    // "the password is X": only when X looks like a password (has a digit or a symbol), so
+    // "the token is stored in the keychain" stays a fact.
+    (
+        r"(?i)\b(password|passwd|passphrase|api[_ -]?key|token)\s+is\s+\S*[0-9!@#$%^&*]\S*",
+        "a password or key",
     ),
     (r"(?i)://[^/\s:@]+:[^/\s@]+@", "a URL with a password"),
 ];
@@ -136,6 +142,7 @@ mod tests {
             "Their main repository is github.com/acme/widgets, branch main.",
             "They call the function a_rather_long_function_name_for_testing often.",
             "The API key for the staging server is in the keychain under 'staging'.",
+            "The token is stored in the OS keychain, never in files.",
             "Version 2.39.5 of git is installed; Debian 12 bookworm.",
             "The meeting is on 2024-11-08 at 10:00 in room B12.",
         ] {

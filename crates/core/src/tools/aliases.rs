@@ -92,7 +92,9 @@ impl Tool for AliasedTool {
             Err(e) => ToolOutput::error(e.to_string()),
         };
         out.content.push_str(&note);
-        out.metadata.deprecation = Some(a.deprecation());
+        out.metadata
+            .get_or_insert_with(Default::default)
+            .deprecation = Some(a.deprecation());
         Ok(out)
     }
 }

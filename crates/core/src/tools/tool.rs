@@ -89,7 +89,8 @@ pub struct ToolOutput {
     /// A state change for the thread, if any.
     pub update: Option<StateUpdate>,
     /// Facts for the UI and logs, stored with the result message, never sent to the model.
-    pub metadata: crate::thread::ResultMetadata,
+    /// Boxed: it is rare, and every error path passes a `ToolOutput` around by value.
+    pub metadata: Option<Box<crate::thread::ResultMetadata>>,
 }
 
 impl ToolOutput {
@@ -99,7 +100,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: false,
             update: None,
-            metadata: Default::default(),
+            metadata: None,
         }
     }
 
@@ -109,7 +110,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: true,
             update: None,
-            metadata: Default::default(),
+            metadata: None,
         }
     }
 
