@@ -43,6 +43,11 @@ const COMMANDS: &[&str] = &[
     "mcp_import_claude",
     "mcp_resources",
     "mcp_prompts",
+    "list_memories",
+    "update_memory",
+    "delete_memory",
+    "memory_enabled",
+    "set_memory_enabled",
 ];
 
 fn main() {

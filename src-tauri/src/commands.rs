@@ -9,6 +9,7 @@ use workbench_app::artifacts::{ArtifactContent, OutputFile};
 use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
+use workbench_core::memory::Memory;
 use workbench_core::middleware::ApprovalPolicy;
 use workbench_core::thread::{ApprovalDecision, Thread, ThreadSummary, ThreadView};
 use workbench_core::tools::VisibilityReport;
@@ -441,4 +442,32 @@ pub async fn mcp_resources(app: AppState<'_>, name: String) -> CmdResult<Vec<Res
 #[tauri::command]
 pub async fn mcp_prompts(app: AppState<'_>, name: String) -> CmdResult<Vec<PromptInfo>> {
     app.mcp().prompts(&name).await.map_err(|e| e.to_string())
+}
+
+/// Saved facts, newest first (Settings -> Memory).
+#[tauri::command]
+pub async fn list_memories(app: AppState<'_>) -> CmdResult<Vec<Memory>> {
+    off_thread(&app, |a| a.list_memories()).await
+}
+
+/// Replaces a fact's text; a fact that looks like a secret is refused with a sentence.
+#[tauri::command]
+pub async fn update_memory(app: AppState<'_>, id: String, fact: String) -> CmdResult<Memory> {
+    off_thread(&app, move |a| a.update_memory(&id, &fact)).await
+}
+
+#[tauri::command]
+pub async fn delete_memory(app: AppState<'_>, id: String) -> CmdResult<()> {
+    off_thread(&app, move |a| a.delete_memory(&id)).await
+}
+
+#[tauri::command]
+pub async fn memory_enabled(app: AppState<'_>) -> CmdResult<bool> {
+    off_thread(&app, |a| a.memory_enabled()).await
+}
+
+/// Turns memory on or off: off hides `remember` and injects nothing; saved facts are kept.
+#[tauri::command]
+pub async fn set_memory_enabled(app: AppState<'_>, enabled: bool) -> CmdResult<()> {
+    off_thread(&app, move |a| a.set_memory_enabled(enabled)).await
 }

@@ -70,6 +70,11 @@ pub fn run() {
             commands::mcp_import_claude,
             commands::mcp_resources,
             commands::mcp_prompts,
+            commands::list_memories,
+            commands::update_memory,
+            commands::delete_memory,
+            commands::memory_enabled,
+            commands::set_memory_enabled,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

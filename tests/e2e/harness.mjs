@@ -10,7 +10,7 @@ import { remote } from 'webdriverio';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const APP_BIN = process.env.WORKBENCH_APP_BIN ?? join(ROOT, 'target/debug/workbench-desktop');
-export const SCRIPTED_BIN = join(ROOT, 'target/debug/scripted-model');
+export const SCRIPTED_BIN = process.env.WORKBENCH_SCRIPTED_BIN ?? join(ROOT, 'target/debug/scripted-model');
 export const FIXTURES = join(ROOT, 'tests/fixtures/model');
 export const ARTIFACTS = join(ROOT, 'tests/artifacts');
 

@@ -6,6 +6,7 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { ApprovalDecision } from "./bindings/ApprovalDecision";
 import type { DetectedServer } from "./bindings/DetectedServer";
+import type { Memory } from "./bindings/Memory";
 import type { ProviderSettings } from "./bindings/ProviderSettings";
 import type { ProviderStatus } from "./bindings/ProviderStatus";
 import type { RunEvent } from "./bindings/RunEvent";
@@ -50,4 +51,13 @@ export const ipc: Api = {
   },
   explainTools: (threadId: string | null, agent: string | null, skills: string[] | null) =>
     invoke<VisibilityReport>("explain_tools", { threadId, agent, skills }),
+  listMemories: () => invoke<Memory[]>("list_memories"),
+  updateMemory: (id: string, fact: string) => invoke<Memory>("update_memory", { id, fact }),
+  deleteMemory: async (id: string) => {
+    await invoke<null>("delete_memory", { id });
+  },
+  memoryEnabled: () => invoke<boolean>("memory_enabled"),
+  setMemoryEnabled: async (enabled: boolean) => {
+    await invoke<null>("set_memory_enabled", { enabled });
+  },
 };

@@ -10,6 +10,7 @@ pub mod artifacts;
 mod error;
 mod frontmatter;
 mod mcp;
+mod memory;
 mod mounts;
 mod paths;
 mod provider;
@@ -23,6 +24,7 @@ mod tools;
 
 pub use approvals::APPROVAL_POLICY_SETTING;
 pub use error::AppError;
+pub use memory::MEMORY_ENABLED_SETTING;
 pub use mounts::{ThreadFolder, MAX_UPLOAD_BYTES};
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;

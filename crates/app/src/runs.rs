@@ -124,17 +124,22 @@ impl App {
         let host = Arc::new(
             SubagentHost::new(self, choice.clone(), thread_id, sink.clone()).with_timeout(timeout),
         );
-        let (setup, assembly, thread_dir) = tokio::task::spawn_blocking(move || {
+        let (setup, assembly, thread_dir, memory) = tokio::task::spawn_blocking(move || {
             let mut setup = app.setup_run(&options, &model_name)?;
             setup.subagents = Some(host);
             let assembly = app.assemble_for(&tid, &state, &setup)?;
+            // Memory is context, not a reason to refuse the run.
+            let memory = app.memory_for_run().unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "saved memory could not be read; the run goes on without it");
+                String::new()
+            });
             let dir = app.data.thread_dir(&tid);
             app.prepare_thread_roots(&tid, setup.agent.as_ref().map(|a| a.name.as_str()))?;
-            Ok::<_, AppError>((setup, assembly, dir))
+            Ok::<_, AppError>((setup, assembly, dir, memory))
         })
         .await
         .map_err(|e| AppError::Invalid(format!("internal error: {e}")))??;
-        let system = tools::system_prompt(&setup, &assembly);
+        let system = tools::system_prompt(&setup, &assembly, &memory);
         let model_name = setup
             .agent
             .as_ref()

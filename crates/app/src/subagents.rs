@@ -17,7 +17,7 @@ use workbench_core::agent::{
 };
 use workbench_core::middleware::{default_chain, Approvals, MAX_TURNS_PER_RUN};
 use workbench_core::model::{ToolSpec, Usage};
-use workbench_core::thread::{MemoryStore, Role, ThreadState, ThreadStore};
+use workbench_core::thread::{InMemoryStore, Role, ThreadState, ThreadStore};
 use workbench_core::tools::assembly::AgentProfile;
 use workbench_core::tools::{Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource};
 
@@ -339,7 +339,7 @@ async fn work(
     .await
     .map_err(|e| SubagentEnd::Failed(format!("internal error: {e}")))?
     .map_err(failed)?;
-    let mut system = tools::system_prompt(&setup, &assembly);
+    let mut system = tools::system_prompt(&setup, &assembly, "");
     system.push_str("\n\n");
     system.push_str(SUBAGENT_NOTE);
     let model_name = setup
@@ -348,7 +348,7 @@ async fn work(
         .and_then(|a| a.model.clone())
         .unwrap_or(settings.model);
 
-    let store = Arc::new(MemoryStore::new());
+    let store = Arc::new(InMemoryStore::new());
     let thread = store
         .create_thread(&card.description)
         .map_err(|e| SubagentEnd::Failed(e.to_string()))?;

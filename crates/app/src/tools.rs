@@ -3,13 +3,16 @@
 
 use std::sync::Arc;
 
-use workbench_core::builtins::{AskClarification, RetrieveToolResult, ToolSearch};
+use workbench_core::builtins::{
+    AskClarification, Remember, RetrieveToolResult, ToolSearch, WriteTodos,
+};
+use workbench_core::memory::MemoryStore;
 use workbench_core::thread::{ThreadState, ThreadStore};
 use workbench_core::tools::assembly::{
     assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps,
 };
 use workbench_core::tools::sources::{CandidateSource, SourceContext};
-use workbench_core::tools::{DeferredCatalog, Tool};
+use workbench_core::tools::{DeferredCatalog, Tool, ToolAlias};
 
 use workbench_sandbox::fs::PresentFilesTool;
 use workbench_sandbox::ThreadRoots;
@@ -32,10 +35,33 @@ pub struct RunOptions {
     pub skills: Vec<String>,
 }
 
-/// The tools Workbench always offers. `task` reports to the run's subagent host, if any.
+/// Old tool names that keep working until the version named, each pointing at its tool.
+/// Models trained on other agents (and our own first fixtures) call `list_dir`; the tool is `ls`.
+pub const TOOL_ALIASES: &[(&str, &str, &str, &str)] = &[(
+    "list_dir",
+    "ls",
+    "0.3.0",
+    "the folder tool is named `ls`, like the shell command",
+)];
+
+fn tool_aliases() -> Vec<ToolAlias> {
+    TOOL_ALIASES
+        .iter()
+        .map(|(alias, canonical, removed_in, message)| ToolAlias {
+            alias: (*alias).into(),
+            canonical: (*canonical).into(),
+            removed_in: (*removed_in).into(),
+            message: (*message).into(),
+        })
+        .collect()
+}
+
+/// The tools Workbench always offers, and `remember` while memory is on. `task` reports to
+/// the run's subagent host, if any.
 pub(crate) struct BuiltinSource<'a> {
     pub subagents: Option<&'a Arc<SubagentHost>>,
     pub custom_agents: &'a [String],
+    pub memory: Option<Arc<dyn MemoryStore>>,
 }
 
 impl CandidateSource for BuiltinSource<'_> {
@@ -44,22 +70,22 @@ impl CandidateSource for BuiltinSource<'_> {
     }
 
     fn candidates(&self, ctx: &SourceContext) -> Vec<Candidate> {
-        vec![
-            Candidate::new(Arc::new(RetrieveToolResult::new(ctx.thread_dir.clone()))),
-            Candidate::new(Arc::new(AskClarification::new())),
-            Candidate::new(Arc::new(PresentFilesTool::new(ThreadRoots::under(
-                &ctx.thread_dir,
-            )))),
-            Candidate::new(Arc::new(TaskTool::new(
-                self.subagents.cloned(),
-                self.custom_agents,
-            ))),
-        ]
+        let mut tools: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(RetrieveToolResult::new(ctx.thread_dir.clone())),
+            Arc::new(WriteTodos::new()),
+            Arc::new(AskClarification::new()),
+            Arc::new(PresentFilesTool::new(ThreadRoots::under(&ctx.thread_dir))),
+            Arc::new(TaskTool::new(self.subagents.cloned(), self.custom_agents)),
+        ];
+        if let Some(store) = &self.memory {
+            tools.push(Arc::new(Remember::new(store.clone())));
+        }
+        tools.into_iter().map(Candidate::new).collect()
     }
 }
 
-/// The sandbox's file and search tools over the thread's folders (with its mounts), and the
-/// thread's shell.
+/// The sandbox's file, search and git tools over the thread's folders (with its mounts), and
+/// the thread's shell.
 pub(crate) struct SandboxSource<'a> {
     pub roots: ThreadRoots,
     pub shells: &'a Shells,
@@ -75,6 +101,7 @@ impl CandidateSource for SandboxSource<'_> {
         // Listing never creates folders (explain_tools lists for threads that may not exist);
         // the run creates them before it starts.
         let mut tools = workbench_sandbox::fs::file_tools(&self.roots);
+        tools.extend(workbench_sandbox::git_tools(&self.roots));
         tools.extend(self.shells.tools(&ctx.thread_id, &self.roots, self.shell));
         tools.into_iter().map(Candidate::new).collect()
     }
@@ -184,6 +211,7 @@ impl App {
                 })
                 .collect(),
             defer_mcp,
+            aliases: tool_aliases(),
         };
         Ok(RunSetup {
             agent,
@@ -232,6 +260,7 @@ impl App {
         let builtins = BuiltinSource {
             subagents: setup.subagents.as_ref(),
             custom_agents: &setup.custom_agents,
+            memory: self.memory_store(),
         };
         let mut candidates = builtins.candidates(&ctx);
         let sandbox = SandboxSource {
@@ -269,9 +298,9 @@ impl App {
     }
 }
 
-/// The system prompt of a run: the base prompt, the agent's persona, active skills, and the
-/// names of deferred tools the model can search for.
-pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly) -> String {
+/// The system prompt of a run: the base prompt, the agent's persona, active skills, saved
+/// memory, and the names of deferred tools the model can search for.
+pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly, memory: &str) -> String {
     let mut prompt = include_str!("../../../assets/system-prompt.md")
         .trim()
         .to_string();
@@ -285,6 +314,10 @@ pub(crate) fn system_prompt(setup: &RunSetup, assembly: &Assembly) -> String {
             skill.name,
             skill.body.trim()
         ));
+    }
+    if !memory.is_empty() {
+        prompt.push_str("\n\n");
+        prompt.push_str(memory.trim_end());
     }
     if let Some(catalog) = assembly.catalog() {
         prompt.push_str(

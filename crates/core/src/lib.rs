@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod builtins;
 pub mod config;
+pub mod memory;
 pub mod middleware;
 pub mod model;
 pub mod thread;

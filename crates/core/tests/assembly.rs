@@ -283,3 +283,116 @@ fn a_config_name_that_differs_from_the_tools_own_is_reported() {
         v.reason
     );
 }
+
+fn alias(old: &str, new: &str) -> workbench_core::tools::ToolAlias {
+    workbench_core::tools::ToolAlias {
+        alias: old.into(),
+        canonical: new.into(),
+        removed_in: "0.9.0".into(),
+        message: format!("{old} was renamed {new}"),
+    }
+}
+
+fn ctx() -> ToolContext {
+    ToolContext {
+        thread_id: "t".into(),
+        run_id: "r".into(),
+        call_id: "c".into(),
+        cancel: Default::default(),
+    }
+}
+
+#[tokio::test]
+async fn an_alias_runs_the_canonical_tool_with_a_deprecation_block() {
+    let input = AssemblyInput {
+        defer_mcp: true,
+        aliases: vec![alias("open_file", "read_file")],
+        ..Default::default()
+    };
+    let state = ThreadState::default();
+    let a = run(&input, &state);
+    let names: Vec<String> = a
+        .request_tools(&state)
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert!(
+        !names.contains(&"open_file".to_string()),
+        "never sent: {names:?}"
+    );
+
+    let tool = a.resolve("open_file", &state).unwrap();
+    let out = tool.call(json!({}), &ctx()).await.unwrap();
+    assert!(out.content.starts_with("ran read_file"), "{}", out.content);
+    assert!(
+        out.content.contains("use `read_file` instead"),
+        "{}",
+        out.content
+    );
+    let d = out
+        .metadata
+        .and_then(|m| m.deprecation)
+        .expect("deprecation block");
+    assert_eq!(
+        (
+            d.this_tool.as_str(),
+            d.use_instead.as_str(),
+            d.removed_in.as_str()
+        ),
+        ("open_file", "read_file", "0.9.0")
+    );
+    let v = serde_json::to_value(&workbench_core::thread::ResultMetadata {
+        deprecation: Some(d),
+    })
+    .unwrap();
+    assert_eq!(v["_deprecation"]["use_instead"], "read_file");
+
+    // A call by the canonical name carries nothing.
+    let plain = a.resolve("read_file", &state).unwrap();
+    let out = plain.call(json!({}), &ctx()).await.unwrap();
+    assert!(out.metadata.is_none());
+}
+
+#[test]
+fn the_report_lists_aliases_their_targets_and_shadowed_ones() {
+    let input = AssemblyInput {
+        defer_mcp: true,
+        aliases: vec![
+            alias("open_file", "read_file"),
+            alias("shell", "bash"),
+            alias("create_issue", "github__create_issue"),
+            alias("gone", "nothing_by_that_name"),
+            alias("task", "read_file"),
+        ],
+        ..Default::default()
+    };
+    let state = ThreadState::default();
+    let a = run(&input, &state);
+    let r = a.report();
+    let target = |n: &str| r.aliases.iter().find(|x| x.alias == n).unwrap();
+    assert_eq!(target("open_file").target, Some(Visibility::Visible));
+    assert_eq!(target("shell").target, Some(Visibility::Hidden));
+    assert_eq!(target("create_issue").target, Some(Visibility::Deferred));
+    assert_eq!(target("gone").target, None);
+    assert!(
+        target("task").reason.starts_with("unused"),
+        "{}",
+        target("task").reason
+    );
+    assert!(r.verdict("open_file").is_none(), "aliases are not tools");
+
+    // Hidden target: refused with the gate's reason. Deferred: search first. Shadowed: the real tool.
+    let refused = a.resolve("shell", &state).err().unwrap();
+    assert!(
+        refused.content.contains("not available"),
+        "{}",
+        refused.content
+    );
+    let deferred = a.resolve("create_issue", &state).err().unwrap();
+    assert!(
+        deferred.content.contains("tool_search"),
+        "{}",
+        deferred.content
+    );
+    assert_eq!(a.resolve("task", &state).unwrap().spec().name, "task");
+}

@@ -7,6 +7,7 @@
 //! tracks that; this crate only tells dead runs from live ones to recover them).
 
 mod liveness;
+mod memories;
 mod mounts;
 mod schema;
 mod store;

@@ -99,4 +99,21 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (thread_id, position)
     ) WITHOUT ROWID;
     "#,
+    // 4: what a tool result carries besides its text (a deprecated alias), and the facts
+    // `remember` saved for later threads.
+    r#"
+    ALTER TABLE messages ADD COLUMN metadata_json TEXT;
+
+    CREATE TABLE memories (
+        id          TEXT PRIMARY KEY,
+        fact        TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        -- How many runs were given this fact; "most used first" when the budget is tight.
+        uses        INTEGER NOT NULL DEFAULT 0,
+        -- The thread that saved it, if it still exists.
+        thread_id   TEXT REFERENCES threads (id) ON DELETE SET NULL
+    );
+    CREATE INDEX memories_by_updated ON memories (updated_at DESC);
+    "#,
 ];

@@ -490,6 +490,7 @@ impl ThreadStore for SqliteStore {
     fn append_message(&self, message: &Message) -> Result<(), StoreError> {
         const OP: &str = "save a message";
         let tool_calls = tool_calls_json(&message.tool_calls, OP)?;
+        let metadata = metadata_json(message.metadata.as_ref(), OP)?;
         let mut inner = self.lock();
         let tx = inner
             .conn
@@ -501,10 +502,10 @@ impl ThreadStore for SqliteStore {
         tx.prepare_cached(
             "INSERT INTO messages (id, thread_id, seq, run_id, role, content, reasoning,
                                    tool_calls_json, tool_call_id, is_error, status, error,
-                                   created_at)
+                                   created_at, metadata_json)
              VALUES (?1, ?2,
                      (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE thread_id = ?2),
-                     ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                     ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -520,6 +521,7 @@ impl ThreadStore for SqliteStore {
                 message.status.as_str(),
                 message.error,
                 message.created_at,
+                metadata,
             ])
         })
         .map_err(self.db(OP))?;
@@ -634,7 +636,7 @@ impl ThreadStore for SqliteStore {
             let mut stmt = tx
                 .prepare_cached(
                     "SELECT id, run_id, role, content, reasoning, tool_calls_json, tool_call_id,
-                            is_error, status, error, created_at
+                            is_error, status, error, created_at, metadata_json
                      FROM messages WHERE thread_id = ?1 ORDER BY seq",
                 )
                 .map_err(self.db(OP))?;
@@ -652,6 +654,7 @@ impl ThreadStore for SqliteStore {
                         status: row.get(8)?,
                         error: row.get(9)?,
                         created_at: row.get(10)?,
+                        metadata_json: row.get(11)?,
                     })
                 })
                 .map_err(self.db(OP))?;
@@ -685,6 +688,7 @@ struct StoredMessage {
     status: String,
     error: Option<String>,
     created_at: i64,
+    metadata_json: Option<String>,
 }
 
 impl StoredMessage {
@@ -702,7 +706,14 @@ impl StoredMessage {
                 op: OP,
                 detail: format!("the tool calls of message {} are not valid: {e}", self.id),
             })?;
+        // Metadata is a note for the UI: an unreadable one (written by a newer build) is
+        // dropped rather than making the whole thread unreadable.
+        let metadata = self
+            .metadata_json
+            .as_deref()
+            .and_then(|j| serde_json::from_str(j).ok());
         Ok(Message {
+            metadata,
             id: self.id,
             thread_id: thread_id.to_string(),
             run_id: self.run_id,
@@ -717,6 +728,21 @@ impl StoredMessage {
             created_at: self.created_at,
         })
     }
+}
+
+/// The stored form of a result's metadata; `None` when there is nothing to keep.
+fn metadata_json(
+    metadata: Option<&workbench_core::thread::ResultMetadata>,
+    op: &'static str,
+) -> Result<Option<String>, StoreError> {
+    metadata
+        .filter(|m| !m.is_empty())
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| StoreError::Db {
+            op,
+            detail: format!("the result metadata could not be serialised: {e}"),
+        })
 }
 
 /// Brings the schema up to the newest migration, in one write transaction so that two

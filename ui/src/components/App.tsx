@@ -1,5 +1,6 @@
 import { ChatPane } from "./ChatPane";
 import { ProviderSetup } from "./ProviderSetup";
+import { SettingsDialog } from "./SettingsDialog";
 import { Sidebar } from "./Sidebar";
 import { useAppState, useStore } from "./storeContext";
 
@@ -42,7 +43,7 @@ export function App() {
       <ChatPane />
       {state.settingsOpen && (
         <div className="overlay" role="dialog" aria-modal="true" aria-label="Settings">
-          <ProviderSetup firstRun={false} />
+          <SettingsDialog />
         </div>
       )}
     </div>

@@ -7,6 +7,7 @@ import { chatItems, type ChatItem } from "../core/toolCalls";
 import { WrenchIcon } from "./icons";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
+import { TodoPanel } from "./TodoPanel";
 import { ToolCallRows } from "./ToolCallRows";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
@@ -74,6 +75,7 @@ export function ChatPane() {
       )}
       <JobsBar />
       <ApprovalPrompt />
+      <TodoPanel />
       <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} />
     </main>
   );

@@ -56,6 +56,15 @@ function ToolCallRowView({ row }: { row: ToolCallRow }) {
           ) : (
             <span className="tool-name generic">tool result</span>
           )}
+          {result?.metadata?._deprecation !== undefined && (
+            <span
+              className="tag deprecated"
+              data-testid="tool-deprecated"
+              title={`${result.metadata._deprecation.message} (removed in ${result.metadata._deprecation.removed_in})`}
+            >
+              old name · now {result.metadata._deprecation.use_instead}
+            </span>
+          )}
           <span className="tool-args" data-testid="tool-args">
             {summary}
           </span>

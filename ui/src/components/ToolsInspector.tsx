@@ -1,4 +1,5 @@
 import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import type { AliasVerdict } from "../bindings/AliasVerdict";
 import type { ToolVerdict } from "../bindings/ToolVerdict";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 import { errorText } from "../core/api";
@@ -6,6 +7,7 @@ import {
   GATE_LABEL,
   groupOpenByDefault,
   groupReport,
+  matchingAliases,
   reasonSentence,
   sourceLabel,
   type VerdictGroup,
@@ -170,6 +172,7 @@ export function ToolsInspector({ threadId, onClose }: { threadId: string | null;
           {sections.map((s) =>
             s.total === 0 ? null : <Section key={s.visibility} section={s} query={deferredQuery} />,
           )}
+          {report !== null && <Aliases aliases={matchingAliases(report.aliases, deferredQuery)} />}
           {report?.catalog_hash != null && (
             <p className="muted small catalog-hash" title={report.catalog_hash}>
               Deferred catalog {report.catalog_hash.slice(0, 12)}
@@ -178,6 +181,36 @@ export function ToolsInspector({ threadId, onClose }: { threadId: string | null;
         </div>
       </div>
     </div>
+  );
+}
+
+/** Old tool names that still work, never shown to the model, and where they lead. */
+function Aliases({ aliases }: { aliases: AliasVerdict[] }) {
+  const headingId = useId();
+  if (aliases.length === 0) return null;
+  return (
+    <section className="verdict-section aliases" aria-labelledby={headingId} data-testid="alias-section">
+      <h3 id={headingId} className="section-head">
+        Aliases
+        <span className="count">{aliases.length}</span>
+      </h3>
+      <ul className="verdict-list">
+        {aliases.map((a) => (
+          <li key={a.alias} className="verdict" data-testid="tool-alias" data-name={a.alias}>
+            <div className="verdict-line">
+              <code className="verdict-name">{a.alias}</code>
+              <span aria-hidden="true">→</span>
+              <span className="visually-hidden">leads to</span>
+              <code data-testid="alias-target">{a.canonical}</code>
+              <span className="chips-inline">
+                <span className="tag">removed in {a.removed_in}</span>
+              </span>
+            </div>
+            <p className="verdict-reason">{a.reason.charAt(0).toUpperCase() + a.reason.slice(1)}.</p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

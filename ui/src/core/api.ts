@@ -4,6 +4,7 @@
  */
 import type { ApprovalDecision } from "../bindings/ApprovalDecision";
 import type { DetectedServer } from "../bindings/DetectedServer";
+import type { Memory } from "../bindings/Memory";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunEvent } from "../bindings/RunEvent";
@@ -56,6 +57,13 @@ export interface Api {
    * verdict. `agent` / `skills` null mean the defaults.
    */
   explainTools(threadId: string | null, agent: string | null, skills: string[] | null): Promise<VisibilityReport>;
+  /** Saved facts, newest first. */
+  listMemories(): Promise<Memory[]>;
+  /** Rejects with the reason when the new text looks like a secret. */
+  updateMemory(id: string, fact: string): Promise<Memory>;
+  deleteMemory(id: string): Promise<void>;
+  memoryEnabled(): Promise<boolean>;
+  setMemoryEnabled(enabled: boolean): Promise<void>;
 }
 
 /** The sentence to show for a rejected command. The backend rejects with plain strings. */

@@ -8,7 +8,7 @@ import { createStore, draftOf, isThreadRunning } from "./store";
 function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
   let handler: ((e: RunEvent) => void) | null = null;
   const view = (id: string): ThreadView => ({
-    thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [] } },
+    thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [], todos: [] } },
     messages: [],
     running: false,
   });
@@ -20,7 +20,7 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       { id: "t1", title: "One", updated_at: 10, running: false },
       { id: "t2", title: "Two", updated_at: 20, running: false },
     ],
-    createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: { promoted: null, artifacts: [], pending: [] } }),
+    createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: { promoted: null, artifacts: [], pending: [], todos: [] } }),
     renameThread: async () => {},
     deleteThread: async () => {},
     getThread: async (id) => view(id),
@@ -40,7 +40,12 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       handler = onEvent;
       return "r3";
     },
-    explainTools: async () => ({ tools: [], catalog_hash: null }),
+    explainTools: async () => ({ tools: [], catalog_hash: null, aliases: [] }),
+    listMemories: async () => [],
+    updateMemory: async () => Promise.reject("not in these tests"),
+    deleteMemory: async () => {},
+    memoryEnabled: async () => true,
+    setMemoryEnabled: async () => {},
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };
@@ -91,17 +96,17 @@ describe("store", () => {
     const s = createStore(api);
     await s.init();
     await s.openThread("t1");
-    expect(s.getState().threadState).toEqual({ promoted: null, artifacts: [], pending: [] });
+    expect(s.getState().threadState).toEqual({ promoted: null, artifacts: [], pending: [], todos: [] });
     s.setDraft("Search");
     await s.send();
     api.emit(ev.started("t1"));
     api.emit(ev.added(msg({ id: "a", status: "complete", tool_calls: [call("c1", "tool_search", { query: "x" })] })));
     api.emit(ev.added(result("r", "c1", "found x")));
     const promoted = { catalog_hash: "h1", names: ["srv__x"] };
-    api.emit(ev.state({ promoted, artifacts: [], pending: [] }, "t1"));
-    api.emit(ev.state({ promoted: null, artifacts: ["/elsewhere"], pending: [] }, "t2"));
+    api.emit(ev.state({ promoted, artifacts: [], pending: [], todos: [] }, "t1"));
+    api.emit(ev.state({ promoted: null, artifacts: ["/elsewhere"], pending: [], todos: [] }, "t2"));
     expect(s.getState().messages.map((m) => m.role)).toEqual(["assistant", "tool"]);
-    expect(s.getState().threadState).toEqual({ promoted, artifacts: [], pending: [] });
+    expect(s.getState().threadState).toEqual({ promoted, artifacts: [], pending: [], todos: [] });
   });
 
   it("a failed start keeps the text in the composer and shows the error", async () => {
@@ -161,7 +166,7 @@ describe("store", () => {
       const s = createStore(
         fakeApi({
           getThread: async (id) => ({
-            thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [] } },
+            thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [], todos: [] } },
             messages: [msg({ id: "a", thread_id: id, status: running ? "streaming" : "complete", content: running ? "par" : "partial" })],
             running,
           }),
@@ -200,6 +205,7 @@ describe("compaction notice", () => {
         state: {
           promoted: null,
           artifacts: [],
+          todos: [],
           pending: ids.map((id) => ({
             call: { id, name: "bash", arguments: '{"command":"ls"}' },
             run_id: "r1",

@@ -473,6 +473,8 @@ export function createStore(api: Api) {
   }
 
   return {
+    /** The backend, for pages with their own small stores (Settings -> Memory). */
+    api,
     getState: (): AppState => state,
     subscribe(listener: () => void): () => void {
       listeners.add(listener);

@@ -96,7 +96,7 @@ const cases: Case[] = [
   {
     name: "reload from get_thread then results keep streaming in",
     start: [user, turn],
-    events: [ev.started(), ev.added(result("t1", "c1", "hello")), ev.state({ promoted: null, artifacts: ["/out/a.md"], pending: [] })],
+    events: [ev.started(), ev.added(result("t1", "c1", "hello")), ev.state({ promoted: null, artifacts: ["/out/a.md"], pending: [], todos: [] })],
     runLive: true,
     want: { c1: "done", c2: "running" },
   },
@@ -161,7 +161,7 @@ describe("chatItems", () => {
 describe("state_updated", () => {
   it("leaves the message list unchanged", () => {
     const list = [user];
-    expect(applyRunEvent(list, ev.state({ promoted: { catalog_hash: "h", names: ["x"] }, artifacts: [], pending: [] }))).toBe(list);
+    expect(applyRunEvent(list, ev.state({ promoted: { catalog_hash: "h", names: ["x"] }, artifacts: [], pending: [], todos: [] }))).toBe(list);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolVerdict } from "../bindings/ToolVerdict";
-import { GATE_LABEL, groupOpenByDefault, groupReport, matchesFilter, reasonSentence, sourceLabel } from "./toolReport";
+import { GATE_LABEL, groupOpenByDefault, groupReport, matchesFilter, matchingAliases, reasonSentence, sourceLabel } from "./toolReport";
 
 function v(over: Partial<ToolVerdict> & Pick<ToolVerdict, "name">): ToolVerdict {
   return { original_name: null, source: { kind: "builtin" }, group: "fs", visibility: "visible", gate: null, reason: "", ...over };
@@ -99,5 +99,22 @@ describe("labels", () => {
   it("matchesFilter ignores case and the group", () => {
     expect(matchesFilter(v({ name: "read_file", group: "fs" }), "READ")).toBe(true);
     expect(matchesFilter(v({ name: "read_file", group: "fs" }), "fs")).toBe(false);
+  });
+});
+
+describe("matchingAliases", () => {
+  const a = (alias: string, canonical: string) => ({
+    alias,
+    canonical,
+    removed_in: "0.3.0",
+    target: "visible" as const,
+    reason: "calls run it",
+  });
+  it("filters by old or new name and tolerates reports without aliases", () => {
+    const list = [a("list_dir", "ls"), a("open_file", "read_file")];
+    expect(matchingAliases(list, "").length).toBe(2);
+    expect(matchingAliases(list, "LS").map((x) => x.alias)).toEqual(["list_dir"]);
+    expect(matchingAliases(list, "read").map((x) => x.alias)).toEqual(["open_file"]);
+    expect(matchingAliases(undefined, "")).toEqual([]);
   });
 });

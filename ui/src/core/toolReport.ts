@@ -3,6 +3,7 @@
  * the filter, and the grouping (verdict -> source) that keeps an 850-tool report cheap to
  * render. Pure: no React, no IPC.
  */
+import type { AliasVerdict } from "../bindings/AliasVerdict";
 import type { Gate } from "../bindings/Gate";
 import type { ToolSource } from "../bindings/ToolSource";
 import type { ToolVerdict } from "../bindings/ToolVerdict";
@@ -123,4 +124,16 @@ export function groupOpenByDefault(section: VerdictSection, query: string): bool
   const matched = query.trim() !== "";
   if (matched) return section.count <= OPEN_FILTERED_MAX;
   return section.total <= OPEN_SECTION_MAX || section.groups.length === 1;
+}
+
+/**
+ * The report's aliases that match the filter (by old or new name). Older backends send no
+ * `aliases` field.
+ */
+export function matchingAliases(aliases: readonly AliasVerdict[] | undefined, query: string): AliasVerdict[] {
+  const terms = query.toLowerCase().split(/\s+/).filter((t) => t !== "");
+  return (aliases ?? []).filter((a) => {
+    const hay = `${a.alias}\n${a.canonical}`.toLowerCase();
+    return terms.every((t) => hay.includes(t));
+  });
 }

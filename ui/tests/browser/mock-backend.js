@@ -46,6 +46,9 @@
       explainError: null,
       /** Delay before explain_tools answers. */
       explainDelayMs: 0,
+      /** Saved facts (Settings -> Memory), newest first, and whether memory is on. */
+      memories: [],
+      memoryEnabled: true,
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -63,6 +66,8 @@
     messages: new Map(),
     running: new Map(), // threadId -> { cancelled: bool }
     calls: [],
+    memories: cfg.memories.map((m) => Object.assign({}, m)),
+    memoryEnabled: cfg.memoryEnabled,
   };
   for (const t of cfg.threads) {
     state.threads.set(t.id, {
@@ -70,7 +75,7 @@
       title: t.title,
       created_at: t.updated_at,
       updated_at: t.updated_at,
-      state: t.state || { promoted: null, artifacts: [], pending: [] },
+      state: t.state || { promoted: null, artifacts: [], pending: [], todos: [] },
       externalRunning: !!t.running,
     });
     state.messages.set(t.id, (t.messages || []).map((m) => message(t.id, m)));
@@ -208,9 +213,14 @@
         if (ctl.cancelled) break;
         const c = reply.tool_calls[r.call];
         const res = message(threadId, { role: "tool", run_id: runId, tool_call_id: c.id, content: r.content, is_error: !!r.isError });
+        if (r.metadata) res.metadata = r.metadata;
         list.push(res);
         send({ type: "message_added", message: res });
         answered.add(c.id);
+        if (r.state) {
+          t.state = r.state;
+          send({ type: "state_updated", thread_id: threadId, state: r.state });
+        }
       }
       if (ctl.cancelled) {
         for (const c of reply.tool_calls) {
@@ -296,7 +306,7 @@
     },
     list_threads: () => [...state.threads.values()].map(summary),
     create_thread: ({ title }) => {
-      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: { promoted: null, artifacts: [], pending: [] } };
+      const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: { promoted: null, artifacts: [], pending: [], todos: [] } };
       state.threads.set(t.id, t);
       state.messages.set(t.id, []);
       const { externalRunning: _e, ...out } = t;
@@ -373,6 +383,28 @@
       await sleep(cfg.explainDelayMs);
       if (cfg.explainError) throw cfg.explainError;
       return cfg.toolReport;
+    },
+    list_memories: () => state.memories,
+    memory_enabled: () => state.memoryEnabled,
+    set_memory_enabled: ({ enabled }) => {
+      state.memoryEnabled = enabled;
+      return null;
+    },
+    update_memory: ({ id, fact }) => {
+      // The real check lives in Rust; the mock refuses the one shape the tests use.
+      if (/\bsk-[A-Za-z0-9_-]{16,}/.test(fact)) {
+        throw "not saved: the fact looks like it holds a secret (an API key (sk-...)); memory never stores keys, tokens or passwords. Save what the secret is for instead, without the value";
+      }
+      const m = state.memories.find((x) => x.id === id);
+      if (!m) throw `database error while trying to edit a memory: there is no memory with id ${id} (it may have been deleted)`;
+      m.fact = fact.trim();
+      m.updated_at = now();
+      return m;
+    },
+    delete_memory: ({ id }) => {
+      if (!state.memories.some((m) => m.id === id)) throw `database error while trying to delete a memory: there is no memory with id ${id} (it may have been deleted)`;
+      state.memories = state.memories.filter((m) => m.id !== id);
+      return null;
     },
     cancel_run: ({ threadId }) => {
       const ctl = state.running.get(threadId);

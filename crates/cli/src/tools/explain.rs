@@ -146,6 +146,15 @@ fn table(report: &VisibilityReport) -> String {
             .map(|h| format!("; deferred catalog {}", &h[..h.len().min(12)]))
             .unwrap_or_default()
     ));
+    if !report.aliases.is_empty() {
+        out.push_str("\nAliases (old names that still work; never shown to the model):\n");
+        for a in &report.aliases {
+            out.push_str(&format!(
+                "  {} -> {}  (removed in {}): {}\n",
+                a.alias, a.canonical, a.removed_in, a.reason
+            ));
+        }
+    }
     out
 }
 

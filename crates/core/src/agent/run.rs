@@ -7,8 +7,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info_span, warn, Instrument};
 
 use super::events::{EventSink, RunEvent, RunOutcome};
-use crate::middleware::Approval;
-use crate::middleware::{Chain, Flow, RunInfo};
+use crate::middleware::{Approval, Chain, Finish, Flow, RunInfo};
 use crate::model::{ModelClient, ModelError, ModelRequest, StreamEvent};
 use crate::thread::{
     answer_result, denied_result, Message, MessageStatus, PendingCall, StoreError, ThreadState,
@@ -134,6 +133,9 @@ async fn drive(parts: &RunParts, spec: &RunSpec) -> Result<Outcome, StoreError> 
         };
         info.turns += 1;
         if reply.tool_calls.is_empty() {
+            if parts.chain.before_finish(&reply, &state, &info) == Finish::AnotherTurn {
+                continue;
+            }
             return Ok((RunOutcome::Completed, None));
         }
         if let Flow::Stop { reason } = parts.chain.after_model(&reply, &info) {
@@ -573,13 +575,14 @@ async fn commit_result(
     call_id: &str,
     output: ToolOutput,
 ) -> Result<(), StoreError> {
-    let message = Message::tool_result(
+    let mut message = Message::tool_result(
         &spec.thread_id,
         &spec.run_id,
         call_id,
         output.content,
         output.is_error,
     );
+    message.metadata = output.metadata.map(|m| *m).filter(|m| !m.is_empty());
     let (s, m) = (parts.store.clone(), message.clone());
     blocking(move || s.append_message(&m)).await?;
     (parts.sink)(RunEvent::MessageAdded { message });

@@ -24,6 +24,7 @@ fn the_order_follows_the_architecture() {
             "dangling_tool_call_repair",
             "tool_error_normaliser",
             "loop_detection",
+            "todo_reminder",
             "max_turns",
         ]
     );

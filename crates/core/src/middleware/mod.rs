@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::model::ModelRequest;
-use crate::thread::{Message, ToolCall};
+use crate::thread::{Message, ThreadState, ToolCall};
 use crate::tools::{ToolMeta, ToolOutput};
 
 /// What the loop should do after a middleware looked at a model turn.
@@ -16,6 +16,15 @@ pub enum Flow {
     Continue,
     /// End the run now with this sentence for the user (e.g. the turn limit was reached).
     Stop { reason: String },
+}
+
+/// What the loop should do when the model answered without tool calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// End the run: the answer stands.
+    End,
+    /// Give the model one more turn (a middleware queued a hidden note for it).
+    AnotherTurn,
 }
 
 /// Facts about the run that middlewares read.
@@ -43,6 +52,12 @@ pub trait Middleware: Send + Sync {
     /// After each model turn, before its tool calls run: may stop the run.
     fn after_model(&self, _reply: &Message, _run: &RunInfo) -> Flow {
         Flow::Continue
+    }
+
+    /// When a reply has no tool calls (the run would end): may ask for another turn, after
+    /// queueing what the model should read in its own `before_model`.
+    fn before_finish(&self, _reply: &Message, _state: &ThreadState, _run: &RunInfo) -> Finish {
+        Finish::End
     }
 
     /// Before a tool call runs: returning an output answers the call without running it
@@ -93,6 +108,16 @@ impl Chain {
         Flow::Continue
     }
 
+    /// The first `AnotherTurn` wins.
+    pub fn before_finish(&self, reply: &Message, state: &ThreadState, run: &RunInfo) -> Finish {
+        for m in &self.0 {
+            if m.before_finish(reply, state, run) == Finish::AnotherTurn {
+                return Finish::AnotherTurn;
+            }
+        }
+        Finish::End
+    }
+
     /// The first middleware that answers the call wins.
     pub fn before_tool(&self, call: &ToolCall, run: &RunInfo) -> Option<ToolOutput> {
         self.0.iter().find_map(|m| m.before_tool(call, run))
@@ -124,6 +149,7 @@ mod loop_detection;
 mod max_turns;
 mod output_budget;
 mod text;
+mod todo_reminder;
 mod tool_errors;
 
 #[cfg(test)]
@@ -141,6 +167,7 @@ pub use output_budget::{
     saved_result_path, valid_result_id, ToolOutputBudget, RETRIEVE_TOOL_NAME,
     TOOL_OUTPUT_BUDGET_CHARS, TOOL_RESULTS_DIR,
 };
+pub use todo_reminder::{TodoReminder, REMINDER_MAX_ITEMS, REMINDER_PREFIX};
 pub use tool_errors::{error_output, ToolErrorNormaliser, MAX_ERROR_CHARS};
 
 /// The chain every run gets, first to last. `Chain` runs each hook in this order (the first
@@ -162,11 +189,13 @@ pub use tool_errors::{error_output, ToolErrorNormaliser, MAX_ERROR_CHARS};
 ///    `before_tool` refuses unpromoted calls)*
 /// 9. *(subagent limit: not yet built; `before_tool` on `task`)*
 /// 10. [`LoopDetection`]: its warning is appended last, so no earlier rewriter can cut it off.
-/// 11. [`MaxTurns`] with `max_turns` (use [`MAX_TURNS_PER_RUN`]).
-/// 12. [`ContextCompaction`] when given: after every `before_model` that adds or removes
+/// 11. [`TodoReminder`]: its `before_model` adds a hidden note, so it runs before compaction
+///     measures the request.
+/// 12. [`MaxTurns`] with `max_turns` (use [`MAX_TURNS_PER_RUN`]).
+/// 13. [`ContextCompaction`] when given: after every `before_model` that adds or removes
 ///     content (repair, view images, the deferred filter), so it measures the real request.
-/// 13. *(title: not yet built)*
-/// 14. *(clarification: not yet built; always last, so its `after_model` stop for a question
+/// 14. *(title: not yet built)*
+/// 15. *(clarification: not yet built; always last, so its `after_model` stop for a question
 ///     comes after every other check)*
 pub fn default_chain(
     max_turns: usize,
@@ -183,6 +212,7 @@ pub fn default_chain(
     chain.extend([
         Arc::new(ToolErrorNormaliser::new()) as Arc<dyn Middleware>,
         Arc::new(LoopDetection::new()),
+        Arc::new(TodoReminder::new()),
         Arc::new(MaxTurns::new(max_turns)),
     ]);
     if let Some(compaction) = compaction {

@@ -8,7 +8,7 @@ use super::{Message, StoreError, Thread, ThreadState, ThreadStore, ThreadSummary
 
 /// Threads and messages in a map; nothing survives the value.
 #[derive(Default)]
-pub struct MemoryStore {
+pub struct InMemoryStore {
     inner: Mutex<Inner>,
 }
 
@@ -18,7 +18,7 @@ struct Inner {
     messages: HashMap<String, Vec<Message>>,
 }
 
-impl MemoryStore {
+impl InMemoryStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
@@ -52,7 +52,7 @@ impl Inner {
     }
 }
 
-impl ThreadStore for MemoryStore {
+impl ThreadStore for InMemoryStore {
     fn create_thread(&self, title: &str) -> Result<Thread, StoreError> {
         let now = crate::now_ms();
         let thread = Thread {
@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn messages_stream_in_and_finish_in_order() {
-        let s = MemoryStore::new();
+        let s = InMemoryStore::new();
         let t = s.create_thread("sub").unwrap();
         s.append_message(&Message::user(&t.id, "hi")).unwrap();
         let mut reply = Message::assistant_streaming(&t.id, "r1");

@@ -63,6 +63,40 @@ pub struct ToolCall {
     pub arguments: String,
 }
 
+/// A call made by a tool's old name: what to call instead and until when the old name works.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Deprecation {
+    /// The name the call used (the alias).
+    pub this_tool: String,
+    /// The tool that ran (the canonical name).
+    pub use_instead: String,
+    /// The version that removes the alias.
+    pub removed_in: String,
+    pub message: String,
+}
+
+/// What a tool result carries besides its text, for the UI and logs (never sent to the model).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ResultMetadata {
+    /// Set when the call named a deprecated alias.
+    #[serde(
+        rename = "_deprecation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[cfg_attr(feature = "ts", ts(optional, rename = "_deprecation"))]
+    pub deprecation: Option<Deprecation>,
+}
+
+impl ResultMetadata {
+    /// Whether there is nothing in it.
+    pub fn is_empty(&self) -> bool {
+        self.deprecation.is_none()
+    }
+}
+
 /// One message of a thread. Flat on purpose: it maps one-to-one to a row, to the UI's
 /// message list and to the chat formats of the providers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,6 +118,10 @@ pub struct Message {
     /// For `Role::Tool`: whether the tool failed.
     #[serde(default)]
     pub is_error: bool,
+    /// For `Role::Tool`: facts about the call besides its result (a deprecated alias).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub metadata: Option<ResultMetadata>,
     pub status: MessageStatus,
     /// A plain sentence for the user when `status` is `error`.
     pub error: Option<String>,
@@ -151,6 +189,7 @@ impl Message {
             tool_calls: Vec::new(),
             tool_call_id: None,
             is_error: false,
+            metadata: None,
             status,
             error: None,
             created_at: crate::now_ms(),

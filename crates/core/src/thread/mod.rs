@@ -6,11 +6,11 @@ mod pending;
 mod state;
 mod store;
 
-pub use memory::MemoryStore;
-pub use message::{Message, MessageStatus, Role, ToolCall};
+pub use memory::InMemoryStore;
+pub use message::{Deprecation, Message, MessageStatus, ResultMetadata, Role, ToolCall};
 pub use pending::{
     answer_result, denied_result, ApprovalDecision, Clarification, ClarificationType, PendingCall,
     SUPERSEDED_RESULT,
 };
-pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView};
+pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView, TodoItem, TodoStatus};
 pub use store::{StoreError, ThreadStore};

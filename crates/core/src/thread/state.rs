@@ -18,6 +18,34 @@ pub struct ThreadState {
     /// Tool calls the last run stopped on until the user answers (approvals).
     #[serde(default)]
     pub pending: Vec<super::PendingCall>,
+    /// The agent's plan, as `write_todos` last wrote it.
+    #[serde(default)]
+    pub todos: Vec<TodoItem>,
+}
+
+/// Where one item of the plan is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    Pending,
+    InProgress,
+    Done,
+}
+
+/// One item of the agent's plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TodoItem {
+    pub content: String,
+    pub status: TodoStatus,
+}
+
+impl TodoItem {
+    /// Whether the item still needs work.
+    pub fn is_open(&self) -> bool {
+        self.status != TodoStatus::Done
+    }
 }
 
 /// Deferred tools promoted in one catalog. Names only mean something with their catalog's
@@ -57,6 +85,8 @@ impl ThreadState {
             },
             // Handled by the loop, which turns it into a pending call.
             StateUpdate::AskUser(_) => {}
+            // The tool sends the whole list each time, so the newest list is the plan.
+            StateUpdate::Todos { items } => self.todos = items.clone(),
             StateUpdate::Artifacts { paths } => {
                 for p in paths {
                     if !self.artifacts.contains(p) {
@@ -65,6 +95,11 @@ impl ThreadState {
                 }
             }
         }
+    }
+
+    /// The plan's items that are not done.
+    pub fn open_todos(&self) -> impl Iterator<Item = &TodoItem> {
+        self.todos.iter().filter(|t| t.is_open())
     }
 
     /// Whether `name` is promoted in the catalog with `catalog_hash`.
@@ -155,6 +190,31 @@ mod tests {
             paths: vec!["/o/b".into(), "/o/c".into()],
         });
         assert_eq!(s.artifacts, ["/o/a", "/o/b", "/o/c"]);
+    }
+
+    #[test]
+    fn a_new_todo_list_replaces_the_old_one() {
+        let item = |c: &str, status| TodoItem {
+            content: c.into(),
+            status,
+        };
+        let mut s = ThreadState::default();
+        s.apply(&StateUpdate::Todos {
+            items: vec![
+                item("a", TodoStatus::Pending),
+                item("b", TodoStatus::Pending),
+            ],
+        });
+        s.apply(&StateUpdate::Todos {
+            items: vec![
+                item("a", TodoStatus::Done),
+                item("b", TodoStatus::InProgress),
+            ],
+        });
+        assert_eq!(s.todos.len(), 2);
+        assert_eq!(s.todos[0].status, TodoStatus::Done);
+        let open: Vec<&str> = s.open_todos().map(|t| t.content.as_str()).collect();
+        assert_eq!(open, ["b"]);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::aliases::{AliasVerdict, AliasedTool, ToolAlias};
 use super::catalog::{CatalogEntry, DeferredCatalog};
 use super::gates::{
     agent_groups, dedupe, deferral, host_shell, model_capability, skill_allowed, subagent,
@@ -61,6 +62,8 @@ pub struct AssemblyInput {
     pub skills: Vec<ActiveSkill>,
     /// Defer MCP tools behind tool_search.
     pub defer_mcp: bool,
+    /// Old tool names still answered (by the canonical tool, with a deprecation note).
+    pub aliases: Vec<ToolAlias>,
 }
 
 /// A candidate tool, with the name the user's config gave it when it came from config.
@@ -98,6 +101,8 @@ pub struct Assembly {
     deferred: HashMap<String, Arc<dyn Tool>>,
     catalog: Option<Arc<DeferredCatalog>>,
     report: VisibilityReport,
+    /// Aliases by old name; only those that no real tool's name shadows.
+    aliases: HashMap<String, ToolAlias>,
 }
 
 /// Builds the search tool over a catalog (the built-in `tool_search`).
@@ -215,7 +220,8 @@ pub fn assemble(
         DeferredCatalog::new(entries).map(|c| Some(Arc::new(c)))
     };
     match catalog {
-        Ok(catalog) => finish(visible, deferred, catalog, verdicts, state, make_search),
+        Ok(catalog) => finish(visible, deferred, catalog, verdicts, state, make_search)
+            .map(|a| a.with_aliases(&input.aliases)),
         Err(e) => Err(AssemblyError::NoCatalog {
             count: deferred.len(),
             detail: e.to_string(),
@@ -259,7 +265,9 @@ fn finish(
             report: VisibilityReport {
                 tools: verdicts,
                 catalog_hash: None,
+                aliases: Vec::new(),
             },
+            aliases: HashMap::new(),
         });
     };
     let hash = catalog.hash().to_string();
@@ -292,11 +300,55 @@ fn finish(
         report: VisibilityReport {
             tools: verdicts,
             catalog_hash: Some(hash),
+            aliases: Vec::new(),
         },
+        aliases: HashMap::new(),
     })
 }
 
 impl Assembly {
+    /// Records the aliases and their targets in the report. An alias that a candidate's own
+    /// name shadows is reported and never used: a real tool always wins its name.
+    fn with_aliases(mut self, aliases: &[ToolAlias]) -> Self {
+        for a in aliases {
+            let shadowed = self.report.verdict(&a.alias).is_some();
+            let target = self.report.verdict(&a.canonical).map(|v| v.visibility);
+            let reason = if shadowed {
+                format!(
+                    "unused: a tool named `{}` exists in this run, so calls reach it, not `{}`",
+                    a.alias, a.canonical
+                )
+            } else {
+                match target {
+                    Some(Visibility::Visible) => format!(
+                        "calls run `{}` with a deprecation note; removed in {}",
+                        a.canonical, a.removed_in
+                    ),
+                    Some(Visibility::Deferred) => format!(
+                        "calls run `{}` once tool_search promoted it; removed in {}",
+                        a.canonical, a.removed_in
+                    ),
+                    Some(Visibility::Hidden) => format!(
+                        "`{}` is hidden in this run, so calls by the alias are refused too",
+                        a.canonical
+                    ),
+                    None => format!("`{}` is not a tool of this run", a.canonical),
+                }
+            };
+            self.report.aliases.push(AliasVerdict {
+                alias: a.alias.clone(),
+                canonical: a.canonical.clone(),
+                removed_in: a.removed_in.clone(),
+                target,
+                reason,
+            });
+            if !shadowed {
+                self.aliases.insert(a.alias.clone(), a.clone());
+            }
+        }
+        self
+    }
+
     /// The report of this assembly.
     pub fn report(&self) -> &VisibilityReport {
         &self.report
@@ -329,7 +381,20 @@ impl Assembly {
 
     /// The tool a call names, or the error result the model gets instead: unknown tools and
     /// deferred tools not yet promoted are refused with a sentence that says what to do.
+    /// A deprecated alias resolves to its canonical tool, wrapped so that its result carries
+    /// the deprecation.
     pub fn resolve(&self, name: &str, state: &ThreadState) -> Result<Arc<dyn Tool>, ToolOutput> {
+        if let Some(alias) = self.aliases.get(name) {
+            let inner = self.resolve_name(&alias.canonical, state)?;
+            return Ok(Arc::new(AliasedTool {
+                inner,
+                alias: alias.clone(),
+            }));
+        }
+        self.resolve_name(name, state)
+    }
+
+    fn resolve_name(&self, name: &str, state: &ThreadState) -> Result<Arc<dyn Tool>, ToolOutput> {
         if let Some(t) = self.visible.iter().find(|t| t.spec().name == name) {
             return Ok(t.clone());
         }

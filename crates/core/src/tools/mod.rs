@@ -1,6 +1,7 @@
 //! Tools: the trait every tool implements, the per-run visibility calculation (gates, dedupe,
 //! deferral) and its report, the deferred catalog and its ranked search.
 
+pub mod aliases;
 pub mod assembly;
 pub mod catalog;
 pub mod gates;
@@ -10,6 +11,7 @@ pub mod search;
 pub mod sources;
 mod tool;
 
+pub use aliases::{AliasVerdict, ToolAlias};
 pub use catalog::{CatalogEntry, CatalogError, CatalogFile, DeferredCatalog};
 pub use report::{Gate, ToolVerdict, Visibility, VisibilityReport};
 pub use tool::{StateUpdate, Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource};

@@ -53,6 +53,9 @@ pub struct VisibilityReport {
     pub tools: Vec<ToolVerdict>,
     /// Content hash of the deferred catalog, when one was built.
     pub catalog_hash: Option<String>,
+    /// Old tool names that still work, and where they lead. Never sent to the model.
+    #[serde(default)]
+    pub aliases: Vec<super::AliasVerdict>,
 }
 
 impl VisibilityReport {

@@ -78,6 +78,8 @@ pub enum StateUpdate {
     /// ask_clarification: stop the run and put this question to the user; the answer becomes
     /// the call's result. The loop handles it; it changes no state by itself.
     AskUser(crate::thread::Clarification),
+    /// write_todos: the whole plan, replacing the previous one.
+    Todos { items: Vec<crate::thread::TodoItem> },
 }
 
 /// What a tool call produced.
@@ -89,6 +91,9 @@ pub struct ToolOutput {
     pub is_error: bool,
     /// A state change for the thread, if any.
     pub update: Option<StateUpdate>,
+    /// Facts for the UI and logs, stored with the result message, never sent to the model.
+    /// Boxed: it is rare, and every error path passes a `ToolOutput` around by value.
+    pub metadata: Option<Box<crate::thread::ResultMetadata>>,
 }
 
 impl ToolOutput {
@@ -98,6 +103,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: false,
             update: None,
+            metadata: None,
         }
     }
 
@@ -107,6 +113,7 @@ impl ToolOutput {
             content: content.into(),
             is_error: true,
             update: None,
+            metadata: None,
         }
     }
 
