@@ -65,4 +65,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         value_json  TEXT NOT NULL
     );
     "#,
+    // 2: messages meant for the model only (reminders, warnings, injected images).
+    r#"
+    ALTER TABLE messages ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];

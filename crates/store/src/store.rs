@@ -501,10 +501,10 @@ impl ThreadStore for SqliteStore {
         tx.prepare_cached(
             "INSERT INTO messages (id, thread_id, seq, run_id, role, content, reasoning,
                                    tool_calls_json, tool_call_id, is_error, status, error,
-                                   created_at)
+                                   created_at, hidden)
              VALUES (?1, ?2,
                      (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE thread_id = ?2),
-                     ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                     ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -520,6 +520,7 @@ impl ThreadStore for SqliteStore {
                 message.status.as_str(),
                 message.error,
                 message.created_at,
+                message.hidden,
             ])
         })
         .map_err(self.db(OP))?;
@@ -634,7 +635,7 @@ impl ThreadStore for SqliteStore {
             let mut stmt = tx
                 .prepare_cached(
                     "SELECT id, run_id, role, content, reasoning, tool_calls_json, tool_call_id,
-                            is_error, status, error, created_at
+                            is_error, status, error, created_at, hidden
                      FROM messages WHERE thread_id = ?1 ORDER BY seq",
                 )
                 .map_err(self.db(OP))?;
@@ -652,6 +653,7 @@ impl ThreadStore for SqliteStore {
                         status: row.get(8)?,
                         error: row.get(9)?,
                         created_at: row.get(10)?,
+                        hidden: row.get(11)?,
                     })
                 })
                 .map_err(self.db(OP))?;
@@ -685,6 +687,7 @@ struct StoredMessage {
     status: String,
     error: Option<String>,
     created_at: i64,
+    hidden: bool,
 }
 
 impl StoredMessage {
@@ -715,6 +718,7 @@ impl StoredMessage {
             status,
             error: self.error,
             created_at: self.created_at,
+            hidden: self.hidden,
         })
     }
 }

@@ -299,3 +299,20 @@ fn thread_state_is_saved_and_survives_a_reopen() {
         Err(StoreError::ThreadNotFound(_))
     ));
 }
+
+#[test]
+fn a_hidden_message_stays_hidden_across_a_reopen() {
+    let (_dir, path) = db_path();
+    let (id, shown, hidden) = {
+        let store = SqliteStore::open(&path).unwrap();
+        let t = store.create_thread("t").unwrap();
+        let shown = Message::user(&t.id, "visible");
+        let mut hidden = Message::user(&t.id, "a reminder for the model only");
+        hidden.hidden = true;
+        store.append_message(&shown).unwrap();
+        store.append_message(&hidden).unwrap();
+        (t.id, shown, hidden)
+    };
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.load_messages(&id).unwrap(), vec![shown, hidden]);
+}

@@ -82,6 +82,7 @@
         status: "complete",
         error: null,
         created_at: now(),
+        hidden: false,
       },
       m,
     );
