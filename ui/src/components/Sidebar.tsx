@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
 import { isThreadRunning } from "../core/store";
+import { filterThreads } from "../core/threads";
 import { GearIcon, PencilIcon, PlusIcon, TrashIcon } from "./icons";
 import { useAppState, useStore } from "./storeContext";
 
@@ -8,6 +9,8 @@ export function Sidebar() {
   const state = useAppState();
   const store = useStore();
   const model = state.provider?.settings?.model;
+  const [query, setQuery] = useState("");
+  const shown = filterThreads(state.threads, query);
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -24,7 +27,14 @@ export function Sidebar() {
           <GearIcon />
         </button>
       </div>
-      <button type="button" className="btn primary new-thread" data-testid="new-thread" onClick={() => void store.newThread()}>
+      <button
+        type="button"
+        className="btn primary new-thread"
+        data-testid="new-thread"
+        title="New thread (Ctrl+N)"
+        aria-keyshortcuts="Control+N Meta+N"
+        onClick={() => void store.newThread()}
+      >
         <PlusIcon /> New thread
       </button>
       {state.listError !== null && (
@@ -35,12 +45,34 @@ export function Sidebar() {
           </button>
         </p>
       )}
+      {state.threads.length > 0 && (
+        <input
+          type="search"
+          className="thread-search"
+          data-testid="thread-search"
+          aria-label="Search threads by title"
+          placeholder="Search threads"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && query !== "") {
+              // Clear the search, and do not let the same key stop a run.
+              e.preventDefault();
+              setQuery("");
+            }
+          }}
+        />
+      )}
       <nav className="thread-nav" aria-label="Thread list">
         {state.threads.length === 0 ? (
           <p className="muted small empty-list">No threads yet.</p>
+        ) : shown.length === 0 ? (
+          <p className="muted small empty-list" data-testid="thread-search-empty">
+            No thread title matches “{query.trim()}”.
+          </p>
         ) : (
           <ul className="thread-list">
-            {state.threads.map((t) => (
+            {shown.map((t) => (
               <ThreadItem
                 key={t.id}
                 thread={t}

@@ -3,7 +3,7 @@ import type { RunEvent } from "../bindings/RunEvent";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { Api } from "./api";
 import { call, ev, msg, result } from "./fixtures";
-import { createStore, draftOf, isThreadRunning } from "./store";
+import { addUsage, createStore, draftOf, isThreadRunning, usageText } from "./store";
 
 function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
   let handler: ((e: RunEvent) => void) | null = null;
@@ -177,5 +177,35 @@ describe("compaction notice", () => {
     expect(text).toContain("9000 → 2100");
     expect(text).toContain("unchanged");
     expect(compactionNotice(1, 10, 5)).toContain("1 earlier message was summarised");
+  });
+});
+
+describe("usage", () => {
+  it("sums each run's turns apart from other runs", async () => {
+    const s = createStore(fakeApi());
+    await s.init();
+    const usage = (run_id: string, input_tokens: number, output_tokens: number): RunEvent => ({
+      type: "usage",
+      run_id,
+      usage: { input_tokens, output_tokens },
+    });
+    s.onRunEvent("t1", usage("r1", 100, 20));
+    s.onRunEvent("t1", usage("r1", 150, 5));
+    s.onRunEvent("t2", usage("r2", 7, 1));
+    expect(s.getState().runUsage).toEqual({
+      r1: { input_tokens: 250, output_tokens: 25 },
+      r2: { input_tokens: 7, output_tokens: 1 },
+    });
+  });
+
+  it("adds and formats", () => {
+    expect(addUsage(undefined, { input_tokens: 1, output_tokens: 2 })).toEqual({ input_tokens: 1, output_tokens: 2 });
+    expect(usageText({ input_tokens: 12345, output_tokens: 6 }, "en-US")).toBe("12,345 in · 6 out tokens");
+  });
+
+  it("openFile records the path the artifacts panel will show", () => {
+    const s = createStore(fakeApi());
+    s.openFile("/mnt/user-data/outputs/report.md");
+    expect(s.getState().openedFile).toBe("/mnt/user-data/outputs/report.md");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
-import { markRunning, patchThread, sortThreads, upsertThread } from "./threads";
+import { filterThreads, markRunning, patchThread, sortThreads, upsertThread } from "./threads";
 
 const t = (id: string, updated_at: number, running = false): ThreadSummary => ({ id, title: id, updated_at, running });
 
@@ -32,5 +32,21 @@ describe("threads", () => {
     const list = [t("a", 1), t("b", 2)];
     expect(patchThread(list, "a", { updated_at: 3 }).map((x) => x.id)).toEqual(["a", "b"]);
     expect(patchThread(list, "zzz", { title: "x" })).toEqual(list);
+  });
+});
+
+describe("filterThreads", () => {
+  const named = (id: string, title: string): ThreadSummary => ({ id, title, updated_at: 0, running: false });
+  const list = [named("a", "Résumé for Dana"), named("b", "Fix the flaky SYNC test"), named("c", "Sync notes")];
+  it.each([
+    ["", ["a", "b", "c"]],
+    ["   ", ["a", "b", "c"]],
+    ["sync", ["b", "c"]],
+    ["resume", ["a"]],
+    ["test sync", ["b"]],
+    ["sync  FLAKY", ["b"]],
+    ["nothing", []],
+  ])("%j", (q, want) => {
+    expect(filterThreads(list, q).map((x) => x.id)).toEqual(want);
   });
 });

@@ -39,3 +39,21 @@ export function patchThread(
   if (!threads.some((t) => t.id === id)) return [...threads];
   return sortThreads(threads.map((t) => (t.id === id ? { ...t, ...patch } : t)));
 }
+
+/**
+ * The threads whose title contains every word of `query`, ignoring case and accents; all of
+ * them for a blank query. Order is kept.
+ */
+export function filterThreads(threads: readonly ThreadSummary[], query: string): ThreadSummary[] {
+  const words = fold(query).split(/\s+/).filter((w) => w !== "");
+  if (words.length === 0) return [...threads];
+  return threads.filter((t) => {
+    const title = fold(t.title);
+    return words.every((w) => title.includes(w));
+  });
+}
+
+/** Lower case without diacritics, so "resume" finds "Résumé". */
+function fold(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}

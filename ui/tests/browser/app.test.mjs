@@ -196,7 +196,14 @@ describe("chat", () => {
     }, "second reply half streamed");
     await page.screenshot({ path: join(uiRoot, "test-results", "main-streaming.png") });
     await until(async () => (await lastAssistant(page)).status === "complete", "second reply");
-    assert.equal((await lastAssistant(page)).text, LONG.chunks.join(""));
+    // The reply is markdown: the dashes became a list.
+    const last = page.locator(`${tid("message")}[data-role="assistant"]`).last();
+    assert.deepEqual(await last.locator("li").allInnerTexts(), [
+      "the fox brings most of the alphabet,",
+      "the dog fills in the rest,",
+      "and nobody asked how the dog feels about it.",
+    ]);
+    assert.match((await lastAssistant(page)).text, /^The dog in that sentence is a prop: .* supplies them cheaply\.\n\nIn short:/);
     await page.screenshot({ path: join(uiRoot, "test-results", "main.png") });
     assert.deepEqual(errors, []);
   });
@@ -227,7 +234,8 @@ describe("chat", () => {
       const x = await lastAssistant(page).catch(() => null);
       return x && x.status === "error" ? x : null;
     }, "error status");
-    assert.equal(a.text, "The quick brown ");
+    // Rendered as markdown, so the trailing space of the last chunk is not shown.
+    assert.equal(a.text, "The quick brown");
     assert.equal(a.note, "The model server stopped answering.");
     const note = page.locator(`${tid("message")}[data-status="error"] ${tid("message-note")}`);
     assert.equal(await note.getAttribute("role"), "alert");
@@ -426,7 +434,9 @@ describe("tool calls", () => {
     const rows = page.locator(tid("tool-call"));
     assert.equal(await rows.nth(0).locator(tid("tool-name")).innerText(), "read_file");
     assert.equal(await rows.nth(0).locator(tid("tool-server")).count(), 0);
-    assert.equal(await rows.nth(0).locator(tid("tool-args")).innerText(), 'path: "notes/todo.md", limit: 40');
+    // A file tool shows its path as a link of its own, the other arguments beside it.
+    assert.equal(await rows.nth(0).locator(tid("tool-path")).innerText(), "notes/todo.md");
+    assert.equal(await rows.nth(0).locator(tid("tool-args")).innerText(), "limit: 40");
     assert.equal(await rows.nth(1).locator(tid("tool-name")).innerText(), "create_issue");
     assert.equal(await rows.nth(1).locator(tid("tool-server")).innerText(), "github");
     const args1 = await rows.nth(1).locator(tid("tool-args")).innerText();
@@ -443,13 +453,7 @@ describe("tool calls", () => {
     await until(async () => (await states(page)) === "done,running", "first call done");
     await until(async () => (await states(page)) === "done,failed", "second call failed");
     const failed = rows.nth(1);
-    assert.equal(await failed.locator(tid("tool-error")).innerText(), "GitHub answered 403 Forbidden: the token lacks the `repo` scope.");
-    assert.equal(await failed.locator(tid("tool-error")).isVisible(), true);
-    // The done result is collapsed until asked for.
-    assert.equal(await rows.nth(0).locator(tid("tool-result")).isVisible(), false);
-    await rows.nth(0).locator("summary").click();
-    assert.match(await rows.nth(0).locator(tid("tool-result")).innerText(), /renew the TLS certificate/);
-    assert.equal(await rows.nth(0).locator(tid("tool-args-full")).innerText(), '{\n  "path": "notes/todo.md",\n  "limit": 40\n}');
+    assert.equal(await failed.locator(tid("tool-error")).textContent(), "GitHub answered 403 Forbidden: the token lacks the `repo` scope.");
 
     const done = await until(async () => {
       const a = await lastAssistant(page);
@@ -457,6 +461,18 @@ describe("tool calls", () => {
     }, "the final text");
     assert.equal(done.text, TOOL_RUN.turns[1].chunks.join(""));
     assert.equal(await states(page), "done,failed");
+    // With the answer there, the work folds to one line naming the failure; a click opens it.
+    const work = page.locator(tid("processing"));
+    await until(async () => (await work.getAttribute("open")) === null, "the work folded");
+    assert.equal(await page.locator(tid("processing-summary")).innerText(), "2 tool calls: read_file, github__create_issue · 1 failed");
+    assert.equal(await failed.locator(tid("tool-error")).isVisible(), false);
+    await page.click(tid("processing-summary"));
+    assert.equal(await failed.locator(tid("tool-error")).isVisible(), true);
+    // The done result is collapsed until asked for.
+    assert.equal(await rows.nth(0).locator(tid("tool-result")).isVisible(), false);
+    await rows.nth(0).locator("summary").click();
+    assert.match(await rows.nth(0).locator(tid("tool-result")).innerText(), /renew the TLS certificate/);
+    assert.equal(await rows.nth(0).locator(tid("tool-args-full")).innerText(), '{\n  "path": "notes/todo.md",\n  "limit": 40\n}');
     // Tool messages never render as messages of their own.
     assert.equal(await page.locator(tid("message")).count(), 3);
     await page.screenshot({ path: join(uiRoot, "test-results", "tool-calls.png") });
@@ -496,6 +512,12 @@ describe("tool calls", () => {
       { name: "", state: "done" },
     ]);
     assert.equal(await page.locator(tid("message")).count(), 2);
+    // The finished work is folded to one line; it opens on click.
+    const work = page.locator(tid("processing"));
+    assert.equal(await work.getAttribute("open"), null);
+    assert.equal(await page.locator(tid("processing-summary")).innerText(), "3 tool calls: list_dir, fs__read_file, tool result · 1 interrupted");
+    await page.click(tid("processing-summary"));
+    assert.equal(await work.getAttribute("open"), "");
     // Invalid JSON arguments are shown raw.
     const bad = page.locator(tid("tool-call")).nth(1);
     assert.equal(await bad.locator(tid("tool-args")).innerText(), '{"path": "README.md"');
