@@ -83,6 +83,7 @@ test-e2e: app
 bench:
 	cargo bench -p workbench-providers --bench stream_throughput
 	cargo bench -p workbench-store --bench append_delta
+	cd ui && npm run bench
 
 clean:
 	cargo clean
