@@ -1,4 +1,4 @@
-import { memo, type MouseEvent, type ReactNode } from "react";
+import { memo, useState, type MouseEvent, type ReactNode } from "react";
 import type { ToolCall } from "../bindings/ToolCall";
 import type { ToolCallRow } from "../core/groups";
 import type { ToolCallState } from "../core/toolCalls";
@@ -39,6 +39,8 @@ const ToolCallRowView = memo(function ToolCallRowView({ row }: { row: ToolCallRo
   const kind: ToolKind = call !== null ? toolKind(call.name) : "generic";
   const resultText = result?.content ?? "";
   const Icon = KIND_ICON[kind];
+  // The body is drawn only while open: most rows are never opened.
+  const [open, setOpen] = useState(false);
   return (
     <li
       className={`tool-call state-${state} kind-${kind}`}
@@ -48,7 +50,7 @@ const ToolCallRowView = memo(function ToolCallRowView({ row }: { row: ToolCallRo
       data-state={state}
       data-kind={kind}
     >
-      <details className="tool-call-details">
+      <details className="tool-call-details" onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary className="tool-call-head" title={call?.name}>
           <span className="tool-icon">
             <Icon />
@@ -56,11 +58,13 @@ const ToolCallRowView = memo(function ToolCallRowView({ row }: { row: ToolCallRo
           {call !== null ? <Head call={call} kind={kind} resultText={result !== undefined ? resultText : null} /> : <span className="tool-name generic">tool result</span>}
           <StateMark state={state} />
         </summary>
-        <div className="tool-call-body">
-          {call !== null && <Body call={call} kind={kind} resultText={result !== undefined && state !== "failed" ? resultText : null} />}
-          {call === null && result !== undefined && state !== "failed" && <ResultBlock text={resultText} />}
-          {call !== null && state === "interrupted" && <p className="muted small">No result: the run ended before this call finished.</p>}
-        </div>
+        {open && (
+          <div className="tool-call-body">
+            {call !== null && <Body call={call} kind={kind} resultText={result !== undefined && state !== "failed" ? resultText : null} />}
+            {call === null && result !== undefined && state !== "failed" && <ResultBlock text={resultText} />}
+            {call !== null && state === "interrupted" && <p className="muted small">No result: the run ended before this call finished.</p>}
+          </div>
+        )}
       </details>
       {state === "failed" && (
         <pre className="tool-error" data-testid="tool-error">

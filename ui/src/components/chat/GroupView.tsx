@@ -85,11 +85,14 @@ function ProcessingGroup({
         </span>
         <span className="processing-text">{active ? "Working…" : processingSummary(group)}</span>
       </summary>
-      <div className="processing-body">
-        {group.items.map((item) => (
-          <MessageView key={item.message.id} item={item} compact />
-        ))}
-      </div>
+      {/* Folded work is not drawn at all: long threads are mostly folded work. */}
+      {open && (
+        <div className="processing-body">
+          {group.items.map((item) => (
+            <MessageView key={item.message.id} item={item} compact />
+          ))}
+        </div>
+      )}
     </details>
   );
 }
@@ -118,7 +121,7 @@ function MessageView({ item, compact = false }: { item: ChatItem; compact?: bool
           </details>
         )}
         <div className={`content${user ? " plain" : ""}`} data-testid="message-content">
-          {user || msg.content === "" ? msg.content : <Markdown text={msg.content} />}
+          {user || msg.content === "" ? msg.content : <Markdown text={msg.content} streaming={streaming} />}
           {streaming && <span className="cursor" aria-hidden="true" />}
         </div>
         {streaming && empty && rows.length === 0 && (

@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from "react";
+import { memo, type ReactElement, type ReactNode } from "react";
 import ReactMarkdown, { type Components, type Options } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
@@ -54,16 +54,39 @@ const components: Components = {
 };
 
 const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
+// react-markdown builds its pipeline on every render, and rehype-highlight registers all its
+// grammars each time its plugin is set up: set it up once and hand the same transformer out.
 // Only fenced blocks that name their language are highlighted: guessing is slow and often wrong.
-const rehypePlugins: Options["rehypePlugins"] = [[rehypeHighlight, { detect: false }]];
+const highlight = rehypeHighlight({ detect: false });
+const rehypePlugins: Options["rehypePlugins"] = [() => highlight];
 
-/** Assistant text as GitHub-flavoured markdown with highlighted code. Raw HTML is not rendered. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  return (
-    <div className="markdown">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+/** Rendered texts kept, most recent last: scrolling back over a long thread re-renders nothing. */
+const CACHE_MAX = 500;
+const cache = new Map<string, ReactElement>();
+
+function render(text: string, keep: boolean): ReactElement {
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  // `ReactMarkdown` is a plain function of its options (no hooks), so its output can be kept.
+  const out = ReactMarkdown({ children: text, remarkPlugins, rehypePlugins, components }) as ReactElement;
+  if (keep) {
+    cache.set(text, out);
+    if (cache.size > CACHE_MAX) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+  }
+  return out;
+}
+
+/**
+ * Assistant text as GitHub-flavoured markdown with highlighted code. Raw HTML is not rendered.
+ * `streaming` texts change with every delta and are not cached.
+ */
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  return <div className="markdown">{render(text, !streaming)}</div>;
 });

@@ -63,14 +63,18 @@ export function MessageList({
     setChoice(new Map());
   }, [threadId]);
 
+  // Stable while the groups are: new functions would make the virtualizer re-lay out every group.
+  const estimateSize = useCallback((i: number) => {
+    const g = groups[i];
+    return g === undefined ? 60 : estimateHeight(g);
+  }, [groups]);
+  const getItemKey = useCallback((i: number) => groups[i]?.key ?? i, [groups]);
+  const getScrollElement = useCallback(() => ref.current, []);
   const virtualizer = useVirtualizer({
     count: groups.length,
-    getScrollElement: () => ref.current,
-    estimateSize: (i) => {
-      const g = groups[i];
-      return g === undefined ? 60 : estimateHeight(g);
-    },
-    getItemKey: (i) => groups[i]?.key ?? i,
+    getScrollElement,
+    estimateSize,
+    getItemKey,
     overscan: OVERSCAN,
     paddingStart: LIST_PADDING_PX,
     paddingEnd: LIST_PADDING_PX,
