@@ -288,6 +288,44 @@ describe("message groups", () => {
   });
 });
 
+describe("long threads", () => {
+  test("a streaming reply at the end of a long thread stays in view; scrolling up stops the follow", async () => {
+    const many = [];
+    for (let k = 0; k < 150; k++) {
+      many.push({ role: "user", content: `Question ${k}` });
+      many.push({ role: "assistant", run_id: `r${k}`, content: `Answer ${k}.\n\n- one\n- two` });
+    }
+    const reply = { chunks: Array.from({ length: 30 }, (_, i) => `Line ${i} of the reply.\n\n`), delayMs: 40 };
+    const { page } = await app({ provider: CONFIGURED, reply, threads: [{ id: "long", title: "Long", updated_at: 1, messages: many }] });
+    await page.click(`${tid("thread-item")}[data-thread-id="long"]`);
+    await page.locator(tid("group")).first().waitFor();
+    const gap = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('[data-testid="message-list"]');
+        return el.scrollHeight - el.scrollTop - el.clientHeight;
+      });
+    await until(async () => (await gap()) < 2, "opened at the end");
+    assert.ok((await page.locator(tid("group")).count()) < 40, "virtualized");
+    await page.fill(tid("composer-input"), "One more");
+    await page.keyboard.press("Enter");
+    // While it streams, every sample shows the end of the list.
+    const gaps = [];
+    await until(async () => {
+      gaps.push(await gap());
+      const t = await page.locator(`${tid("message")}[data-role="assistant"]`).last().innerText();
+      return t.includes("Line 12");
+    }, "half the reply");
+    assert.ok(Math.max(...gaps.slice(3)) < 80, `followed the reply: ${gaps.join(",")}`);
+    assert.equal(await page.locator(`${tid("message")}[data-role="user"] ${tid("message-content")}`).last().innerText(), "One more");
+    // The user scrolls up: the list stays where they put it.
+    await page.locator(tid("message-list")).evaluate((el) => (el.scrollTop = el.scrollTop - 1500));
+    const top = await page.locator(tid("message-list")).evaluate((el) => el.scrollTop);
+    await until(async () => (await page.locator(tid("send-button")).count()) === 1, "run over");
+    const after = await page.locator(tid("message-list")).evaluate((el) => el.scrollTop);
+    assert.ok(Math.abs(after - top) < 40, `stayed put: ${top} -> ${after}`);
+  });
+});
+
 describe("composer and shortcuts", () => {
   const SLOW = { chunks: ["The ", "quick ", "brown ", "fox ", "jumps ", "over ", "the ", "lazy ", "dog."], delayMs: 150 };
 
