@@ -7,7 +7,7 @@ use tauri::State;
 use workbench_app::{App, AppError, ModelChoice, RunOptions};
 use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
-use workbench_core::thread::{Thread, ThreadSummary, ThreadView};
+use workbench_core::thread::{Thread, ThreadSearchHit, ThreadSummary, ThreadView};
 use workbench_core::tools::VisibilityReport;
 
 type AppState<'a> = State<'a, Arc<App>>;
@@ -56,6 +56,11 @@ pub async fn save_provider(
 #[tauri::command]
 pub async fn list_threads(app: AppState<'_>) -> CmdResult<Vec<ThreadSummary>> {
     off_thread(&app, |a| a.list_threads()).await
+}
+
+#[tauri::command]
+pub async fn search_threads(app: AppState<'_>, query: String) -> CmdResult<Vec<ThreadSearchHit>> {
+    off_thread(&app, move |a| a.search_threads(&query)).await
 }
 
 #[tauri::command]

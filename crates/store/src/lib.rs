@@ -8,7 +8,9 @@
 
 mod liveness;
 mod schema;
+mod search;
 mod store;
 
+pub use search::{snippet, SNIPPET_AFTER, SNIPPET_BEFORE};
 pub use store::{SqliteStore, BUSY_TIMEOUT, MAX_TITLE_CHARS};
 pub use workbench_core::thread::StoreError;

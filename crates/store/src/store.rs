@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tracing::{debug, warn};
 use workbench_core::thread::{
-    Message, MessageStatus, Role, StoreError, Thread, ThreadState, ThreadStore, ThreadSummary,
-    ToolCall,
+    Message, MessageStatus, Role, StoreError, Thread, ThreadSearchHit, ThreadState, ThreadStore,
+    ThreadSummary, ToolCall,
 };
 use workbench_core::{new_id, now_ms};
 
@@ -167,6 +167,19 @@ impl SqliteStore {
             .execute("DELETE FROM settings WHERE key = ?1", [key])
             .map_err(self.db("remove a setting"))?;
         Ok(n > 0)
+    }
+
+    /// Threads whose title or shown messages (not tool results, not hidden ones) contain
+    /// `query`, ignoring ASCII case, newest first, at most `limit`; see `search.rs`.
+    pub fn search_threads(
+        &self,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<ThreadSearchHit>, StoreError> {
+        const OP: &str = "search threads";
+        let mut inner = self.lock();
+        self.recover_lazily(&mut inner.conn);
+        crate::search::search(&inner.conn, query, limit).map_err(self.db(OP))
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {

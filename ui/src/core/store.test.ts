@@ -20,6 +20,7 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       { id: "t1", title: "One", updated_at: 10, running: false },
       { id: "t2", title: "Two", updated_at: 20, running: false },
     ],
+    searchThreads: async () => [],
     createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: { promoted: null, artifacts: [] } }),
     renameThread: async () => {},
     deleteThread: async () => {},

@@ -250,6 +250,9 @@ export function createStore(api: Api) {
 
     refreshThreads,
 
+    /** Threads whose title or messages contain `query`; rejects with the backend's sentence. */
+    searchThreads: (query: string) => api.searchThreads(query),
+
     /** Local model servers found on their usual ports; [] when none answer. */
     detectLocalServers: () => api.detectLocalServers(),
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
-import { filterThreads, markRunning, patchThread, sortThreads, upsertThread } from "./threads";
+import { filterThreads, markRunning, patchThread, searchRows, sortThreads, upsertThread } from "./threads";
 
 const t = (id: string, updated_at: number, running = false): ThreadSummary => ({ id, title: id, updated_at, running });
 
@@ -48,5 +48,25 @@ describe("filterThreads", () => {
     ["nothing", []],
   ])("%j", (q, want) => {
     expect(filterThreads(list, q).map((x) => x.id)).toEqual(want);
+  });
+});
+
+describe("searchRows", () => {
+  const named = (id: string, title: string, running = false): ThreadSummary => ({ id, title, updated_at: 0, running });
+  const list = [named("a", "Budget 2026", true), named("b", "Chat"), named("c", "Other")];
+  const hit = (t: ThreadSummary, snippet: string) => ({ thread: t, snippet });
+
+  it.each([
+    { name: "before the backend answers: titles only", hits: null, want: [["a", ""]] },
+    { name: "content hits follow the title matches", hits: [hit(named("b", "Chat"), "the budget numbers"), hit(named("a", "Budget 2026"), "")], want: [["a", ""], ["b", "the budget numbers"]] },
+    { name: "a title match gets its snippet too", hits: [hit(named("a", "Budget 2026"), "budget talk")], want: [["a", "budget talk"]] },
+    { name: "a hit for a deleted thread is dropped", hits: [hit(named("zz", "Gone"), "budget")], want: [["a", ""]] },
+  ])("$name", ({ hits, want }) => {
+    expect(searchRows(list, "budget", hits).map((r) => [r.thread.id, r.snippet])).toEqual(want);
+  });
+
+  it("keeps the loaded list's copy of a thread (latest title and running mark)", () => {
+    const rows = searchRows(list, "zzz", [hit(named("b", "Old title"), "x")]);
+    expect(rows[0]?.thread).toBe(list[1]);
   });
 });

@@ -439,11 +439,36 @@ describe("thread search", () => {
     await page.fill(tid("thread-search"), "resume");
     assert.deepEqual(await titles(), ["Résumé for Dana"]);
     await page.fill(tid("thread-search"), "nothing like it");
-    assert.equal(await page.locator(tid("thread-search-empty")).count(), 1);
+    await until(async () => (await page.locator(tid("thread-search-empty")).innerText()).startsWith("No thread mentions"), "no match");
     await page.screenshot({ path: join(ARTIFACTS, "sidebar-search-empty.png") });
     await page.focus(tid("thread-search"));
     await page.keyboard.press("Escape");
     assert.equal(await page.inputValue(tid("thread-search")), "");
     assert.equal((await titles()).length, 3);
+  });
+
+  test("finds threads by what was said, with the excerpt; a failed content search keeps title matches", async () => {
+    const threads = [
+      { id: "a", title: "Budget", updated_at: 3 },
+      { id: "b", title: "Chat", updated_at: 2, messages: [{ role: "user", content: "Check the   budget numbers\nfor March" }] },
+      { id: "c", title: "Tools", updated_at: 1, messages: [{ role: "tool", tool_call_id: "x", content: "budget in a tool result" }, { role: "user", content: "budget reminder", hidden: true }] },
+    ];
+    const { page } = await app({ provider: CONFIGURED, threads });
+    await page.locator(tid("thread-search")).waitFor();
+    await page.fill(tid("thread-search"), "budget");
+    await until(async () => (await page.locator(tid("thread-title")).count()) === 2, "content hit listed");
+    assert.deepEqual(await page.locator(tid("thread-title")).allInnerTexts(), ["Budget", "Chat"]);
+    assert.deepEqual(await page.locator(tid("thread-snippet")).allInnerTexts(), ["Check the budget numbers for March"]);
+    assert.deepEqual((await calls(page, "search_threads")).map((c) => c.args), [{ query: "budget" }]);
+    await page.screenshot({ path: join(ARTIFACTS, "sidebar-search.png") });
+    await page.locator(`${tid("thread-item")}[data-thread-id="b"] .thread-open`).click();
+    await page.locator(tid("message")).first().waitFor();
+
+    const failing = await app({ provider: CONFIGURED, threads, searchError: "The database is locked." });
+    await failing.page.locator(tid("thread-search")).waitFor();
+    await failing.page.fill(tid("thread-search"), "budget");
+    await failing.page.locator(tid("thread-search-error")).waitFor();
+    assert.match(await failing.page.locator(tid("thread-search-error")).innerText(), /Only titles were searched: The database is locked\./);
+    assert.deepEqual(await failing.page.locator(tid("thread-title")).allInnerTexts(), ["Budget"]);
   });
 });

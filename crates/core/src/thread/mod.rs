@@ -5,5 +5,5 @@ mod state;
 mod store;
 
 pub use message::{Message, MessageStatus, Role, ToolCall};
-pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView};
+pub use state::{Promoted, Thread, ThreadSearchHit, ThreadState, ThreadSummary, ThreadView};
 pub use store::{StoreError, ThreadStore};
