@@ -90,6 +90,7 @@ bench:
 	cargo bench -p workbench-providers --bench stream_throughput
 	cargo bench -p workbench-store --bench append_delta
 	cargo bench -p workbench-mcp --bench connect_parallel
+	cd ui && npm run bench
 
 clean:
 	cargo clean

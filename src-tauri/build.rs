@@ -8,6 +8,7 @@ const COMMANDS: &[&str] = &[
     "detect_local_servers",
     "save_provider",
     "list_threads",
+    "search_threads",
     "create_thread",
     "rename_thread",
     "delete_thread",

@@ -11,7 +11,9 @@ use workbench_core::agent::RunEvent;
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::memory::Memory;
 use workbench_core::middleware::ApprovalPolicy;
-use workbench_core::thread::{ApprovalDecision, Thread, ThreadSummary, ThreadView};
+use workbench_core::thread::{
+    ApprovalDecision, Thread, ThreadSearchHit, ThreadSummary, ThreadView,
+};
 use workbench_core::tools::VisibilityReport;
 use workbench_mcp::types::{PromptInfo, ResourceInfo};
 use workbench_mcp::view::{ImportReport, McpOverview, ServerInput, ValidationReport};
@@ -62,6 +64,11 @@ pub async fn save_provider(
 #[tauri::command]
 pub async fn list_threads(app: AppState<'_>) -> CmdResult<Vec<ThreadSummary>> {
     off_thread(&app, |a| a.list_threads()).await
+}
+
+#[tauri::command]
+pub async fn search_threads(app: AppState<'_>, query: String) -> CmdResult<Vec<ThreadSearchHit>> {
+    off_thread(&app, move |a| a.search_threads(&query)).await
 }
 
 #[tauri::command]

@@ -35,6 +35,7 @@ pub fn run() {
             commands::detect_local_servers,
             commands::save_provider,
             commands::list_threads,
+            commands::search_threads,
             commands::create_thread,
             commands::rename_thread,
             commands::delete_thread,

@@ -11,6 +11,7 @@ import type { ProviderSettings } from "./bindings/ProviderSettings";
 import type { ProviderStatus } from "./bindings/ProviderStatus";
 import type { RunEvent } from "./bindings/RunEvent";
 import type { Thread } from "./bindings/Thread";
+import type { ThreadSearchHit } from "./bindings/ThreadSearchHit";
 import type { ThreadSummary } from "./bindings/ThreadSummary";
 import type { ThreadView } from "./bindings/ThreadView";
 import type { VisibilityReport } from "./bindings/VisibilityReport";
@@ -22,6 +23,7 @@ export const ipc: Api = {
   saveProvider: (settings: ProviderSettings, apiKey: string | null) =>
     invoke<ProviderStatus>("save_provider", { settings, apiKey }),
   listThreads: () => invoke<ThreadSummary[]>("list_threads"),
+  searchThreads: (query: string) => invoke<ThreadSearchHit[]>("search_threads", { query }),
   createThread: (title: string | null) => invoke<Thread>("create_thread", { title }),
   renameThread: async (threadId: string, title: string) => {
     await invoke<null>("rename_thread", { threadId, title });

@@ -41,12 +41,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
-use workbench_core::thread::{Thread, ThreadStore, ThreadSummary, ThreadView};
+use workbench_core::thread::{Thread, ThreadSearchHit, ThreadStore, ThreadSummary, ThreadView};
 use workbench_providers::keychain::{OsKeychain, SecretStore};
 use workbench_store::SqliteStore;
 
 /// Title a thread has until its first message names it.
 pub const DEFAULT_THREAD_TITLE: &str = "New thread";
+/// Most threads one search returns: more than a sidebar shows, few enough to send at once.
+pub const SEARCH_LIMIT: usize = 50;
+/// Longest search text: longer is a paste by mistake, not a search.
+pub const SEARCH_QUERY_MAX_CHARS: usize = 200;
 
 /// The application: one per process, shared by every window or command.
 pub struct App {
@@ -124,6 +128,26 @@ impl App {
             t.running = live.contains(&t.id);
         }
         Ok(threads)
+    }
+
+    /// Threads whose title or shown messages contain `query` (trimmed; ASCII case ignored),
+    /// newest first, at most [`SEARCH_LIMIT`], with `running` set. A blank query finds nothing.
+    pub fn search_threads(&self, query: &str) -> Result<Vec<ThreadSearchHit>, AppError> {
+        let query = query.trim();
+        if query.is_empty() {
+            return Ok(Vec::new());
+        }
+        if query.chars().count() > SEARCH_QUERY_MAX_CHARS {
+            return Err(AppError::Invalid(format!(
+                "a search is at most {SEARCH_QUERY_MAX_CHARS} characters"
+            )));
+        }
+        let mut hits = self.store.search_threads(query, SEARCH_LIMIT)?;
+        let live = self.live_threads();
+        for h in &mut hits {
+            h.thread.running = live.contains(&h.thread.id);
+        }
+        Ok(hits)
     }
 
     /// Creates a thread; an empty or missing title gets the default.

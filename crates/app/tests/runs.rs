@@ -376,6 +376,40 @@ async fn threads_survive_a_restart_and_can_be_renamed_and_deleted() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_finds_threads_by_title_and_by_what_was_said() {
+    let srv = server().await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = open_app(&dir);
+    let titled = app.create_thread(Some("Quarterly plan")).unwrap();
+    let chat = app.create_thread(None).unwrap();
+    let choice = explicit(ProviderKind::Openai, &srv.base_url(), "hello", None);
+    app.start_run(
+        &chat.id,
+        "hello, about the PLAN",
+        choice,
+        Recorder::default().sink(),
+    )
+    .await
+    .unwrap()
+    .finished()
+    .await;
+
+    let hits = app.search_threads("  plan ").unwrap();
+    let ids: Vec<&str> = hits.iter().map(|h| h.thread.id.as_str()).collect();
+    assert_eq!(ids, [chat.id.as_str(), titled.id.as_str()]);
+    assert_eq!(hits[0].snippet, "hello, about the PLAN");
+    assert_eq!(hits[1].snippet, "");
+    // The scripted reply is searched too; blank finds nothing; too long is refused.
+    assert_eq!(app.search_threads("scripted model").unwrap().len(), 1);
+    assert!(app.search_threads("   ").unwrap().is_empty());
+    let err = app.search_threads(&"x".repeat(201)).unwrap_err();
+    assert!(
+        matches!(err, AppError::Invalid(ref m) if m.contains("200")),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_thread_is_compacted_when_the_context_window_is_known() {
     let srv = server().await;
     let dir = tempfile::tempdir().unwrap();

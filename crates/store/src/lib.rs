@@ -10,9 +10,11 @@ mod liveness;
 mod memories;
 mod mounts;
 mod schema;
+mod search;
 mod store;
 
 pub use mounts::{ThreadMount, MAX_MOUNT_PATH_BYTES};
+pub use search::{snippet, SNIPPET_AFTER, SNIPPET_BEFORE};
 pub use store::{SqliteStore, BUSY_TIMEOUT, MAX_TITLE_CHARS};
 pub use workbench_core::thread::StoreError;
 

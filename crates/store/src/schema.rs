@@ -116,4 +116,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX memories_by_updated ON memories (updated_at DESC);
     "#,
+    // 5: messages meant for the model only (reminders, warnings, injected images).
+    r#"
+    ALTER TABLE messages ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];

@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tracing::{debug, warn};
 use workbench_core::thread::{
-    Message, MessageStatus, Role, StoreError, Thread, ThreadState, ThreadStore, ThreadSummary,
-    ToolCall,
+    Message, MessageStatus, Role, StoreError, Thread, ThreadSearchHit, ThreadState, ThreadStore,
+    ThreadSummary, ToolCall,
 };
 use workbench_core::{new_id, now_ms};
 
@@ -167,6 +167,19 @@ impl SqliteStore {
             .execute("DELETE FROM settings WHERE key = ?1", [key])
             .map_err(self.db("remove a setting"))?;
         Ok(n > 0)
+    }
+
+    /// Threads whose title or shown messages (not tool results, not hidden ones) contain
+    /// `query`, ignoring ASCII case, newest first, at most `limit`; see `search.rs`.
+    pub fn search_threads(
+        &self,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<ThreadSearchHit>, StoreError> {
+        const OP: &str = "search threads";
+        let mut inner = self.lock();
+        self.recover_lazily(&mut inner.conn);
+        crate::search::search(&inner.conn, query, limit).map_err(self.db(OP))
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -502,10 +515,10 @@ impl ThreadStore for SqliteStore {
         tx.prepare_cached(
             "INSERT INTO messages (id, thread_id, seq, run_id, role, content, reasoning,
                                    tool_calls_json, tool_call_id, is_error, status, error,
-                                   created_at, metadata_json)
+                                   created_at, metadata_json, hidden)
              VALUES (?1, ?2,
                      (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE thread_id = ?2),
-                     ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                     ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         )
         .and_then(|mut stmt| {
             stmt.execute(params![
@@ -522,6 +535,7 @@ impl ThreadStore for SqliteStore {
                 message.error,
                 message.created_at,
                 metadata,
+                message.hidden,
             ])
         })
         .map_err(self.db(OP))?;
@@ -636,7 +650,7 @@ impl ThreadStore for SqliteStore {
             let mut stmt = tx
                 .prepare_cached(
                     "SELECT id, run_id, role, content, reasoning, tool_calls_json, tool_call_id,
-                            is_error, status, error, created_at, metadata_json
+                            is_error, status, error, created_at, metadata_json, hidden
                      FROM messages WHERE thread_id = ?1 ORDER BY seq",
                 )
                 .map_err(self.db(OP))?;
@@ -655,6 +669,7 @@ impl ThreadStore for SqliteStore {
                         error: row.get(9)?,
                         created_at: row.get(10)?,
                         metadata_json: row.get(11)?,
+                        hidden: row.get(12)?,
                     })
                 })
                 .map_err(self.db(OP))?;
@@ -689,6 +704,7 @@ struct StoredMessage {
     error: Option<String>,
     created_at: i64,
     metadata_json: Option<String>,
+    hidden: bool,
 }
 
 impl StoredMessage {
@@ -726,6 +742,7 @@ impl StoredMessage {
             status,
             error: self.error,
             created_at: self.created_at,
+            hidden: self.hidden,
         })
     }
 }

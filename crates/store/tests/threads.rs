@@ -299,3 +299,84 @@ fn thread_state_is_saved_and_survives_a_reopen() {
         Err(StoreError::ThreadNotFound(_))
     ));
 }
+
+#[test]
+fn a_hidden_message_stays_hidden_across_a_reopen() {
+    let (_dir, path) = db_path();
+    let (id, shown, hidden) = {
+        let store = SqliteStore::open(&path).unwrap();
+        let t = store.create_thread("t").unwrap();
+        let shown = Message::user(&t.id, "visible");
+        let mut hidden = Message::user(&t.id, "a reminder for the model only");
+        hidden.hidden = true;
+        store.append_message(&shown).unwrap();
+        store.append_message(&hidden).unwrap();
+        (t.id, shown, hidden)
+    };
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.load_messages(&id).unwrap(), vec![shown, hidden]);
+}
+
+#[test]
+fn search_finds_titles_and_shown_messages_newest_first() {
+    let (_dir, path) = db_path();
+    let store = SqliteStore::open(&path).unwrap();
+    let old = store.create_thread("Budget 2026").unwrap();
+    let chat = store.create_thread("Chat").unwrap();
+    let other = store.create_thread("Other").unwrap();
+    store
+        .append_message(&Message::user(
+            &chat.id,
+            "Can you check the BUDGET numbers\nfor March?",
+        ))
+        .unwrap();
+    let mut tool = Message::user(&other.id, "budget in a tool result");
+    tool.role = Role::Tool;
+    tool.tool_call_id = Some("c1".into());
+    store.append_message(&tool).unwrap();
+    let mut hidden = Message::user(&other.id, "budget in a hidden reminder");
+    hidden.hidden = true;
+    store.append_message(&hidden).unwrap();
+
+    let hits = store.search_threads("budget", 10).unwrap();
+    let found: Vec<(&str, &str)> = hits
+        .iter()
+        .map(|h| (h.thread.id.as_str(), h.snippet.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                chat.id.as_str(),
+                "Can you check the BUDGET numbers for March?"
+            ),
+            (old.id.as_str(), ""),
+        ]
+    );
+    assert_eq!(store.search_threads("budget", 1).unwrap().len(), 1);
+    assert!(store
+        .search_threads("nothing like it", 10)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn search_takes_wildcards_literally() {
+    let (_dir, path) = db_path();
+    let store = SqliteStore::open(&path).unwrap();
+    let pct = store.create_thread("Raise 5% now").unwrap();
+    store.create_thread("Raise 50 now").unwrap();
+    store.create_thread("a_b").unwrap();
+    let ids = |q: &str| -> Vec<String> {
+        store
+            .search_threads(q, 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.thread.title)
+            .collect()
+    };
+    assert_eq!(ids("5%"), ["Raise 5% now"]);
+    assert_eq!(ids("a_b"), ["a_b"]);
+    assert!(ids("a%b").is_empty());
+    assert_eq!(pct.title, "Raise 5% now");
+}

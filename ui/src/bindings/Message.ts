@@ -32,4 +32,9 @@ metadata?: ResultMetadata, status: MessageStatus,
 /**
  * A plain sentence for the user when `status` is `error`.
  */
-error: string | null, created_at: number, };
+error: string | null, created_at: number, 
+/**
+ * Written for the model only (an internal reminder, a loop warning, an injected image):
+ * sent to the model like any other message, never shown in the conversation.
+ */
+hidden: boolean, };

@@ -1,12 +1,32 @@
+import { useEffect, useMemo } from "react";
+import { ChatActionsProvider, type ChatActions } from "./chat/chatActions";
 import { ChatPane } from "./ChatPane";
 import { ProviderSetup } from "./ProviderSetup";
 import { SettingsDialog } from "./SettingsDialog";
 import { Sidebar } from "./Sidebar";
 import { useAppState, useStore } from "./storeContext";
 
+/** Ctrl+N (Cmd+N on macOS) starts a new thread, as in other chat apps. */
+function isNewThreadShortcut(e: KeyboardEvent): boolean {
+  return e.key.toLowerCase() === "n" && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey;
+}
+
 export function App() {
   const state = useAppState();
   const store = useStore();
+  const main = state.screen === "main" && state.loadError === null;
+  const actions = useMemo<ChatActions>(() => ({ onOpenFile: (path) => store.openFile(path) }), [store]);
+
+  useEffect(() => {
+    if (!main) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!isNewThreadShortcut(e) || document.querySelector('[role="dialog"]') !== null) return;
+      e.preventDefault();
+      void store.newThread().then(() => document.getElementById("composer-input")?.focus());
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [main, store]);
 
   if (state.loadError !== null) {
     return (
@@ -38,9 +58,11 @@ export function App() {
     );
   }
   return (
-    <div className="app">
+    <div className="app" data-opened-file={state.openedFile ?? undefined}>
       <Sidebar />
-      <ChatPane />
+      <ChatActionsProvider value={actions}>
+        <ChatPane />
+      </ChatActionsProvider>
       {state.settingsOpen && (
         <div className="overlay" role="dialog" aria-modal="true" aria-label="Settings">
           <SettingsDialog />

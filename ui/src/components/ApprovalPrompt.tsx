@@ -45,7 +45,7 @@ function ClarificationCard({ pending, busy, first }: { pending: PendingCall; bus
   const send = (answer: string) => void store.answerClarification(pending.call.id, answer);
   const titleId = `question-${pending.call.id}`;
   return (
-    <div className="approval-card question-card" role="group" aria-labelledby={titleId} data-testid="clarification-card" data-type={q.clarification_type}>
+    <div className="approval-card question-card" role="group" aria-labelledby={titleId} data-testid="clarification-prompt" data-type={q.clarification_type}>
       <div className="approval-head">
         <span className="question-kind" data-testid="clarification-type">
           {QUESTION_KIND[q.clarification_type]}

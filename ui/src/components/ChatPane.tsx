@@ -1,19 +1,12 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { Message } from "../bindings/Message";
-import type { PendingCall } from "../bindings/PendingCall";
-import { statusNote } from "../core/messages";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { draftOf, isThreadRunning } from "../core/store";
-import { chatItems, type ChatItem } from "../core/toolCalls";
+import { MessageList } from "./chat/MessageList";
 import { WrenchIcon } from "./icons";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
 import { TodoPanel } from "./TodoPanel";
-import { ToolCallRows } from "./ToolCallRows";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
-
-/** Within this many pixels of the bottom the list keeps following new text. */
-const STICK_TO_BOTTOM_PX = 80;
 
 export function ChatPane() {
   const state = useAppState();
@@ -29,6 +22,20 @@ export function ChatPane() {
     // Back to where the user was.
     toolsButton.current?.focus();
   }, []);
+
+  // Esc stops the run from anywhere in the window, unless a dialog is open (Esc closes it)
+  // or something nearer already handled the key (a rename box cancelling its edit).
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || e.isComposing) return;
+      if (document.querySelector('[role="dialog"]') !== null) return;
+      e.preventDefault();
+      void store.stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [running, store]);
 
   return (
     <main className="chat" aria-label="Chat">
@@ -58,6 +65,7 @@ export function ChatPane() {
         running={running}
         loading={state.threadLoading}
         threadId={state.activeThreadId}
+        runUsage={state.runUsage}
         waiting={state.threadState?.pending}
       />
       {runNotice !== undefined && (
@@ -78,99 +86,6 @@ export function ChatPane() {
       <TodoPanel />
       <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} />
     </main>
-  );
-}
-
-function MessageList({
-  messages,
-  running,
-  loading,
-  threadId,
-  waiting,
-}: {
-  messages: Message[];
-  running: boolean;
-  loading: boolean;
-  threadId: string | null;
-  /** Calls waiting for the user's approval. */
-  waiting: PendingCall[] | undefined;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-
-  // A newly opened thread starts at its end.
-  useLayoutEffect(() => {
-    stick.current = true;
-  }, [threadId]);
-
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages]);
-
-  // Tool results attach to their calls; the list stays the single source of truth.
-  const items = useMemo(() => {
-    const ids = new Set((waiting ?? []).filter((p) => p.decision === null).map((p) => p.call.id));
-    return chatItems(messages, running, ids);
-  }, [messages, running, waiting]);
-
-  return (
-    <div
-      className="messages"
-      ref={ref}
-      data-testid="message-list"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_TO_BOTTOM_PX;
-      }}
-    >
-      <div className="messages-inner">
-        {loading && <p className="muted center">Loading…</p>}
-        {!loading && items.length === 0 && (
-          <div className="empty-chat">
-            <h2>{threadId === null ? "Start a conversation" : "No messages yet"}</h2>
-            <p className="muted">Type a message below. Enter sends, Shift+Enter adds a new line.</p>
-          </div>
-        )}
-        {items.map((item) => (
-          <MessageView key={item.message.id} item={item} />
-        ))}
-      </div>
-    </div>
-  );
-}
-
-function MessageView({ item }: { item: ChatItem }) {
-  const { message: msg, rows } = item;
-  const note = statusNote(msg);
-  const streaming = msg.status === "streaming";
-  const empty = msg.content === "" && msg.reasoning === "";
-  return (
-    <article className={`message ${msg.role === "user" ? "user" : "assistant"} status-${msg.status}`} data-testid="message" data-role={msg.role} data-status={msg.status}>
-      <div className="bubble">
-        {msg.reasoning !== "" && (
-          <details className="reasoning" open={streaming && msg.content === ""}>
-            <summary>Reasoning</summary>
-            <div className="reasoning-text">{msg.reasoning}</div>
-          </details>
-        )}
-        <div className="content" data-testid="message-content">
-          {msg.content}
-          {streaming && <span className="cursor" aria-hidden="true" />}
-        </div>
-        {streaming && empty && rows.length === 0 && <span className="typing" aria-label="The assistant is replying" role="status"><i /><i /><i /></span>}
-        <ToolCallRows rows={rows} />
-      </div>
-      {note !== null && (
-        <p
-          className={`message-note note-${msg.status}`}
-          data-testid="message-note"
-          role={msg.status === "error" ? "alert" : undefined}
-        >
-          {note}
-        </p>
-      )}
-    </article>
   );
 }
 
@@ -217,7 +132,7 @@ function Composer({ draft, running }: { draft: string; running: boolean }) {
         data-testid="composer-input"
         rows={1}
         value={draft}
-        placeholder={running ? "The agent is replying… you can type your next message" : "Message the agent"}
+        placeholder={running ? "The agent is replying… Esc stops it; you can type your next message" : "Message the agent"}
         onChange={(e) => store.setDraft(e.target.value)}
         onKeyDown={onKeyDown}
         autoFocus

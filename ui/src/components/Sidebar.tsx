@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from "react";
+import type { ThreadSearchHit } from "../bindings/ThreadSearchHit";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
+import { errorText } from "../core/api";
 import { isThreadRunning } from "../core/store";
+import { searchRows, type SearchRow } from "../core/threads";
 import { GearIcon, PencilIcon, PlusIcon, TrashIcon } from "./icons";
 import { useAppState, useStore } from "./storeContext";
 
@@ -8,6 +11,12 @@ export function Sidebar() {
   const state = useAppState();
   const store = useStore();
   const model = state.provider?.settings?.model;
+  const [query, setQuery] = useState("");
+  const content = useContentSearch(query);
+  const searching = query.trim() !== "";
+  const shown: SearchRow[] = searching
+    ? searchRows(state.threads, query, content.hits)
+    : state.threads.map((t) => ({ thread: t, snippet: "" }));
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -24,7 +33,14 @@ export function Sidebar() {
           <GearIcon />
         </button>
       </div>
-      <button type="button" className="btn primary new-thread" data-testid="new-thread" onClick={() => void store.newThread()}>
+      <button
+        type="button"
+        className="btn primary new-thread"
+        data-testid="new-thread"
+        title="New thread (Ctrl+N)"
+        aria-keyshortcuts="Control+N Meta+N"
+        onClick={() => void store.newThread()}
+      >
         <PlusIcon /> New thread
       </button>
       {state.listError !== null && (
@@ -35,20 +51,48 @@ export function Sidebar() {
           </button>
         </p>
       )}
+      {state.threads.length > 0 && (
+        <input
+          type="search"
+          className="thread-search"
+          data-testid="thread-search"
+          aria-label="Search threads by title"
+          placeholder="Search threads"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && query !== "") {
+              // Clear the search, and do not let the same key stop a run.
+              e.preventDefault();
+              setQuery("");
+            }
+          }}
+        />
+      )}
       <nav className="thread-nav" aria-label="Thread list">
         {state.threads.length === 0 ? (
           <p className="muted small empty-list">No threads yet.</p>
+        ) : shown.length === 0 ? (
+          <p className="muted small empty-list" data-testid="thread-search-empty">
+            {content.pending ? "Searching…" : `No thread mentions “${query.trim()}”.`}
+          </p>
         ) : (
           <ul className="thread-list">
-            {state.threads.map((t) => (
+            {shown.map(({ thread: t, snippet }) => (
               <ThreadItem
                 key={t.id}
                 thread={t}
+                snippet={snippet}
                 active={t.id === state.activeThreadId}
                 running={t.running || isThreadRunning(state, t.id)}
               />
             ))}
           </ul>
+        )}
+        {searching && content.error !== null && (
+          <p className="muted small" role="status" data-testid="thread-search-error">
+            Only titles were searched: {content.error}
+          </p>
         )}
       </nav>
       {model && (
@@ -60,7 +104,40 @@ export function Sidebar() {
   );
 }
 
-function ThreadItem({ thread, active, running }: { thread: ThreadSummary; active: boolean; running: boolean }) {
+/** Wait after the last keystroke before asking the backend, so typing stays smooth. */
+const SEARCH_DEBOUNCE_MS = 200;
+
+/**
+ * Content search for `query`: the backend's hits once they arrive (null before), whether a
+ * search is on its way, and the sentence when it failed. Answers to older queries are dropped.
+ */
+function useContentSearch(query: string): { hits: ThreadSearchHit[] | null; pending: boolean; error: string | null } {
+  const store = useStore();
+  const [result, setResult] = useState<{ query: string; hits: ThreadSearchHit[] | null; error: string | null }>({
+    query: "",
+    hits: null,
+    error: null,
+  });
+  const q = query.trim();
+  useEffect(() => {
+    if (q === "") return;
+    let current = true;
+    const timer = setTimeout(() => {
+      store.searchThreads(q).then(
+        (hits) => current && setResult({ query: q, hits, error: null }),
+        (err: unknown) => current && setResult({ query: q, hits: null, error: errorText(err) }),
+      );
+    }, SEARCH_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [q, store]);
+  const fresh = result.query === q;
+  return { hits: fresh ? result.hits : null, pending: q !== "" && !fresh, error: fresh ? result.error : null };
+}
+
+function ThreadItem({ thread, snippet, active, running }: { thread: ThreadSummary; snippet: string; active: boolean; running: boolean }) {
   const store = useStore();
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [title, setTitle] = useState(thread.title);
@@ -152,8 +229,15 @@ function ThreadItem({ thread, active, running }: { thread: ThreadSummary; active
             <span className="visually-hidden">Running: </span>
           </>
         )}
-        <span className="thread-title" data-testid="thread-title">
-          {thread.title}
+        <span className="thread-text">
+          <span className="thread-title" data-testid="thread-title">
+            {thread.title}
+          </span>
+          {snippet !== "" && (
+            <span className="thread-snippet" data-testid="thread-snippet">
+              {snippet}
+            </span>
+          )}
         </span>
       </button>
       <span className="thread-actions">

@@ -1,5 +1,6 @@
 import type { Message } from "../bindings/Message";
 import { isLive, SUBAGENT_STATUS_LABEL } from "../core/subagents";
+import { Markdown } from "./chat/Markdown";
 import { useAppState, useStore } from "./storeContext";
 
 /**
@@ -15,7 +16,13 @@ export function SubagentCard({ callId, args, result }: { callId: string; args: s
   const threadId = state.activeThreadId;
   const text = live?.result ?? live?.error ?? result?.content ?? null;
   return (
-    <div className={`subagent-card sub-${status}`} data-testid="subagent-card" data-status={status}>
+    <div
+      className={`subagent-card sub-${status}`}
+      data-testid="subagent-card"
+      data-status={status}
+      data-state={status === "completed" ? "done" : isLive(status) ? "running" : "failed"}
+      data-call-id={callId}
+    >
       <div className="subagent-head">
         <strong className="subagent-title">{live?.description ?? parsed.description}</strong>
         <span className="muted subagent-type">{live?.subagentType ?? parsed.type}</span>
@@ -47,9 +54,9 @@ export function SubagentCard({ callId, args, result }: { callId: string; args: s
         </p>
       )}
       {text !== null && !isLive(status) && (
-        <p className="subagent-result" data-testid="subagent-result">
-          {text}
-        </p>
+        <div className="subagent-result content" data-testid="subagent-result">
+          <Markdown text={text} />
+        </div>
       )}
     </div>
   );

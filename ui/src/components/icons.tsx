@@ -43,3 +43,43 @@ export const PauseIcon = () => (
     <path d="M6.5 6v4M9.5 6v4" />
   </svg>
 );
+export const CopyIcon = () => (
+  <svg {...base}>
+    <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+    <path d="M10.5 5.5V3.8A1.3 1.3 0 0 0 9.2 2.5H3.8a1.3 1.3 0 0 0-1.3 1.3v5.4a1.3 1.3 0 0 0 1.3 1.3h1.7" />
+  </svg>
+);
+export const TerminalIcon = () => (
+  <svg {...base}>
+    <rect x="1.8" y="2.8" width="12.4" height="10.4" rx="1.5" />
+    <path d="M4.5 6l2 2-2 2M8.5 10.5h3" />
+  </svg>
+);
+export const FileIcon = () => (
+  <svg {...base}>
+    <path d="M4 1.8h5l3 3v9.4H4z" />
+    <path d="M9 1.8v3h3" />
+  </svg>
+);
+export const GlobeIcon = () => (
+  <svg {...base}>
+    <circle cx="8" cy="8" r="6" />
+    <path d="M2 8h12M8 2c1.8 2 1.8 10 0 12M8 2c-1.8 2-1.8 10 0 12" />
+  </svg>
+);
+export const PlugIcon = () => (
+  <svg {...base}>
+    <path d="M5.5 2v3M10.5 2v3M4 5h8v2.5a4 4 0 0 1-8 0zM8 11.5V14" />
+  </svg>
+);
+export const SearchIcon = () => (
+  <svg {...base}>
+    <circle cx="7" cy="7" r="4.3" />
+    <path d="M10.2 10.2L14 14" />
+  </svg>
+);
+export const SparkIcon = () => (
+  <svg {...base}>
+    <path d="M8 2v3M8 11v3M2 8h3M11 8h3M3.8 3.8l2 2M10.2 10.2l2 2M3.8 12.2l2-2M10.2 5.8l2-2" />
+  </svg>
+);

@@ -9,6 +9,7 @@ import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunEvent } from "../bindings/RunEvent";
 import type { Thread } from "../bindings/Thread";
+import type { ThreadSearchHit } from "../bindings/ThreadSearchHit";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
@@ -22,6 +23,8 @@ export interface Api {
   /** `apiKey` null keeps the stored key; a non-empty string replaces it. */
   saveProvider(settings: ProviderSettings, apiKey: string | null): Promise<ProviderStatus>;
   listThreads(): Promise<ThreadSummary[]>;
+  /** Threads whose title or shown messages contain `query`, newest first, with an excerpt. */
+  searchThreads(query: string): Promise<ThreadSearchHit[]>;
   createThread(title: string | null): Promise<Thread>;
   renameThread(threadId: string, title: string): Promise<void>;
   deleteThread(threadId: string): Promise<void>;

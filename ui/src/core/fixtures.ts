@@ -17,6 +17,7 @@ export function msg(over: Partial<Message> & Pick<Message, "id">): Message {
     status: "complete",
     error: null,
     created_at: 1_000,
+    hidden: false,
     ...over,
   };
 }

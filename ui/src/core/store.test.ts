@@ -3,7 +3,7 @@ import type { RunEvent } from "../bindings/RunEvent";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { Api } from "./api";
 import { call, ev, msg, result } from "./fixtures";
-import { createStore, draftOf, isThreadRunning } from "./store";
+import { addUsage, createStore, draftOf, isThreadRunning, usageText } from "./store";
 
 function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
   let handler: ((e: RunEvent) => void) | null = null;
@@ -20,6 +20,7 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       { id: "t1", title: "One", updated_at: 10, running: false },
       { id: "t2", title: "Two", updated_at: 20, running: false },
     ],
+    searchThreads: async () => [],
     createThread: async () => ({ id: "t3", title: "New thread", created_at: 30, updated_at: 30, state: { promoted: null, artifacts: [], pending: [], todos: [] } }),
     renameThread: async () => {},
     deleteThread: async () => {},
@@ -262,5 +263,35 @@ describe("compaction notice", () => {
       expect(s.getState().runErrors.t1).toBeUndefined();
       expect(isThreadRunning(s.getState(), "t1")).toBe(false);
     });
+  });
+});
+
+describe("usage", () => {
+  it("sums each run's turns apart from other runs", async () => {
+    const s = createStore(fakeApi());
+    await s.init();
+    const usage = (run_id: string, input_tokens: number, output_tokens: number): RunEvent => ({
+      type: "usage",
+      run_id,
+      usage: { input_tokens, output_tokens },
+    });
+    s.onRunEvent("t1", usage("r1", 100, 20));
+    s.onRunEvent("t1", usage("r1", 150, 5));
+    s.onRunEvent("t2", usage("r2", 7, 1));
+    expect(s.getState().runUsage).toEqual({
+      r1: { input_tokens: 250, output_tokens: 25 },
+      r2: { input_tokens: 7, output_tokens: 1 },
+    });
+  });
+
+  it("adds and formats", () => {
+    expect(addUsage(undefined, { input_tokens: 1, output_tokens: 2 })).toEqual({ input_tokens: 1, output_tokens: 2 });
+    expect(usageText({ input_tokens: 12345, output_tokens: 6 }, "en-US")).toBe("12,345 in · 6 out tokens");
+  });
+
+  it("openFile records the path the artifacts panel will show", () => {
+    const s = createStore(fakeApi());
+    s.openFile("/mnt/user-data/outputs/report.md");
+    expect(s.getState().openedFile).toBe("/mnt/user-data/outputs/report.md");
   });
 });

@@ -9,6 +9,7 @@ import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunEvent } from "../bindings/RunEvent";
 import type { ThreadState } from "../bindings/ThreadState";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
+import type { Usage } from "../bindings/Usage";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 import { errorText, type Api } from "./api";
 import { isAnswered } from "./approvals";
@@ -50,6 +51,10 @@ export type AppState = {
   drafts: Readonly<Record<string, string>>;
   /** Errors of sidebar actions (create, rename, delete, list). */
   listError: string | null;
+  /** Tokens each run used so far, summed over its model turns: run id -> usage. */
+  runUsage: Readonly<Record<string, Usage>>;
+  /** The file (virtual path) the user last asked to open from a tool row; the artifacts panel shows it. */
+  openedFile: string | null;
 };
 
 export const initialState: AppState = {
@@ -69,6 +74,8 @@ export const initialState: AppState = {
   subagents: {},
   drafts: {},
   listError: null,
+  runUsage: {},
+  openedFile: null,
 };
 
 export function isThreadRunning(state: AppState, threadId: string | null): boolean {
@@ -186,6 +193,9 @@ export function createStore(api: Api) {
           return patch;
         });
         return;
+      case "usage":
+        set((s) => ({ runUsage: { ...s.runUsage, [event.run_id]: addUsage(s.runUsage[event.run_id], event.usage) } }));
+        return;
       case "state_updated":
         set((s) => {
           const next = applyThreadState(s.threadState, event, s.activeThreadId === threadId ? threadId : null);
@@ -256,6 +266,9 @@ export function createStore(api: Api) {
     },
 
     refreshThreads,
+
+    /** Threads whose title or messages contain `query`; rejects with the backend's sentence. */
+    searchThreads: (query: string) => api.searchThreads(query),
 
     /** Local model servers found on their usual ports; [] when none answer. */
     detectLocalServers: () => api.detectLocalServers(),
@@ -344,6 +357,11 @@ export function createStore(api: Api) {
       } catch (err) {
         set({ listError: errorText(err) });
       }
+    },
+
+    /** Asks for `virtualPath` (a /mnt/user-data path) to be shown; the artifacts panel reads `openedFile`. */
+    openFile(virtualPath: string): void {
+      set({ openedFile: virtualPath });
     },
 
     setDraft(text: string): void {
@@ -484,6 +502,18 @@ export function createStore(api: Api) {
     onRunEvent,
     ...actions,
   };
+}
+
+/** `total` plus one more turn's tokens. */
+export function addUsage(total: Usage | undefined, turn: Usage): Usage {
+  if (total === undefined) return { ...turn };
+  return { input_tokens: total.input_tokens + turn.input_tokens, output_tokens: total.output_tokens + turn.output_tokens };
+}
+
+/** `1,234 in · 56 out tokens`, grouped in the user's locale. */
+export function usageText(u: Usage, locale?: string): string {
+  const n = (x: number) => x.toLocaleString(locale);
+  return `${n(u.input_tokens)} in · ${n(u.output_tokens)} out tokens`;
 }
 
 /** The sentence shown when older turns were summarised to fit the model's context window. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
-import { markRunning, patchThread, sortThreads, upsertThread } from "./threads";
+import { filterThreads, markRunning, patchThread, searchRows, sortThreads, upsertThread } from "./threads";
 
 const t = (id: string, updated_at: number, running = false): ThreadSummary => ({ id, title: id, updated_at, running });
 
@@ -32,5 +32,41 @@ describe("threads", () => {
     const list = [t("a", 1), t("b", 2)];
     expect(patchThread(list, "a", { updated_at: 3 }).map((x) => x.id)).toEqual(["a", "b"]);
     expect(patchThread(list, "zzz", { title: "x" })).toEqual(list);
+  });
+});
+
+describe("filterThreads", () => {
+  const named = (id: string, title: string): ThreadSummary => ({ id, title, updated_at: 0, running: false });
+  const list = [named("a", "Résumé for Dana"), named("b", "Fix the flaky SYNC test"), named("c", "Sync notes")];
+  it.each([
+    ["", ["a", "b", "c"]],
+    ["   ", ["a", "b", "c"]],
+    ["sync", ["b", "c"]],
+    ["resume", ["a"]],
+    ["test sync", ["b"]],
+    ["sync  FLAKY", ["b"]],
+    ["nothing", []],
+  ])("%j", (q, want) => {
+    expect(filterThreads(list, q).map((x) => x.id)).toEqual(want);
+  });
+});
+
+describe("searchRows", () => {
+  const named = (id: string, title: string, running = false): ThreadSummary => ({ id, title, updated_at: 0, running });
+  const list = [named("a", "Budget 2026", true), named("b", "Chat"), named("c", "Other")];
+  const hit = (t: ThreadSummary, snippet: string) => ({ thread: t, snippet });
+
+  it.each([
+    { name: "before the backend answers: titles only", hits: null, want: [["a", ""]] },
+    { name: "content hits follow the title matches", hits: [hit(named("b", "Chat"), "the budget numbers"), hit(named("a", "Budget 2026"), "")], want: [["a", ""], ["b", "the budget numbers"]] },
+    { name: "a title match gets its snippet too", hits: [hit(named("a", "Budget 2026"), "budget talk")], want: [["a", "budget talk"]] },
+    { name: "a hit for a deleted thread is dropped", hits: [hit(named("zz", "Gone"), "budget")], want: [["a", ""]] },
+  ])("$name", ({ hits, want }) => {
+    expect(searchRows(list, "budget", hits).map((r) => [r.thread.id, r.snippet])).toEqual(want);
+  });
+
+  it("keeps the loaded list's copy of a thread (latest title and running mark)", () => {
+    const rows = searchRows(list, "zzz", [hit(named("b", "Old title"), "x")]);
+    expect(rows[0]?.thread).toBe(list[1]);
   });
 });

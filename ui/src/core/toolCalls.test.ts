@@ -5,7 +5,6 @@ import { call, ev, msg, result } from "./fixtures";
 import { applyRunEvent } from "./messages";
 import {
   ARG_SUMMARY_MAX,
-  chatItems,
   prettyArgs,
   splitToolName,
   summarizeArgs,
@@ -128,36 +127,6 @@ describe("toolCallStates", () => {
   });
 });
 
-describe("chatItems", () => {
-  it("hides tool messages and attaches them to their calls", () => {
-    const items = chatItems([user, turn, result("t2", "c2", "x"), result("t1", "c1", "y", true), final], false);
-    expect(items.map((i) => i.message.id)).toEqual(["u1", "a1", "a2"]);
-    expect(items[1]?.rows.map((r) => [r.key, r.state, r.result?.id])).toEqual([
-      ["c1", "failed", "t1"],
-      ["c2", "done", "t2"],
-    ]);
-  });
-
-  it("an orphan result attaches to the assistant message before it as a generic row", () => {
-    const items = chatItems([user, turn, result("tx", "zzz", "stray", true), final], true);
-    expect(items.map((i) => i.message.id)).toEqual(["u1", "a1", "a2"]);
-    const rows = items[1]?.rows ?? [];
-    expect(rows.map((r) => [r.key, r.call, r.state])).toEqual([
-      ["c1", calls[0], "interrupted"],
-      ["c2", calls[1], "interrupted"],
-      ["tx", null, "failed"],
-    ]);
-  });
-
-  it("an orphan before any assistant message goes to the last one; with none it stands alone", () => {
-    const orphan = result("tx", null as unknown as string, "stray");
-    expect(chatItems([orphan, user, final], false)[1]?.rows.map((r) => r.key)).toEqual(["tx"]);
-    const alone = chatItems([user, orphan], false);
-    expect(alone.map((i) => i.message.id)).toEqual(["u1", "tx"]);
-    expect(alone[1]?.rows[0]).toMatchObject({ call: null, state: "done" });
-  });
-});
-
 describe("state_updated", () => {
   it("leaves the message list unchanged", () => {
     const list = [user];
@@ -215,5 +184,13 @@ describe("calls waiting for approval", () => {
     expect(toolCallStates(list, false).get("c1")?.state).toBe("interrupted");
     const answered = [...list, result("res1", "c1", "approved")];
     expect(toolCallStates(answered, true, new Set(["c1"])).get("c1")?.state).toBe("done");
+  });
+});
+
+describe("hidden messages", () => {
+  it("a hidden message after the live turn does not make its calls interrupted", () => {
+    const hidden = msg({ id: "h", role: "user", content: "[image]", hidden: true });
+    const states = toolCallStates([user, turn, hidden], true);
+    expect([...states.values()].map((s) => s.state)).toEqual(["running", "running"]);
   });
 });

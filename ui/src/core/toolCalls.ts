@@ -1,10 +1,9 @@
 /**
  * Tool calls as the chat shows them, derived from the message list alone (no parallel state):
- * which calls are running, done, failed or were interrupted, which assistant message each
- * result belongs to, and short readable forms of names and arguments. Pure: no React, no IPC.
+ * which calls are running, done, failed or were interrupted, and short readable forms of names
+ * and arguments. `groups.ts` places the calls and their results in the conversation. Pure.
  */
 import type { Message } from "../bindings/Message";
-import type { ToolCall } from "../bindings/ToolCall";
 
 export type ToolCallState = "running" | "done" | "failed" | "interrupted" | "waiting";
 
@@ -27,7 +26,8 @@ export type ToolCallStatus = {
  *   user's approval.
  *
  * Results may arrive in any order (parallel calls answer in completion order); only
- * `tool_call_id` matters, never position.
+ * `tool_call_id` matters, never position. Hidden messages answer calls like any other but do
+ * not start or end a turn.
  */
 export function toolCallStates(
   messages: readonly Message[],
@@ -39,6 +39,8 @@ export function toolCallStates(
   let lastAssistant = -1;
   messages.forEach((m, i) => {
     if (m.role === "tool" && m.tool_call_id !== null && !results.has(m.tool_call_id)) results.set(m.tool_call_id, m);
+    // A hidden message (a reminder or an image injected for the model) is not a new turn.
+    if (m.hidden === true) return;
     if (m.role === "user") lastUser = i;
     if (m.role === "assistant") lastAssistant = i;
   });
@@ -63,63 +65,6 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** Assistant statuses after which none of the message's calls can still be answered. */
 const ENDED: ReadonlySet<Message["status"]> = new Set(["cancelled", "interrupted", "error"]);
-
-/** One row under an assistant message. */
-export type ToolCallRow = {
-  /** The call id, or the result message's id for an orphan result. */
-  key: string;
-  /** null for an orphan result (a `tool` message answering no call in the list). */
-  call: ToolCall | null;
-  state: ToolCallState;
-  result?: Message;
-};
-
-/** A message the chat renders, with the tool-call rows shown under it. */
-export type ChatItem = { message: Message; rows: ToolCallRow[] };
-
-/**
- * The messages the chat renders, in order. `tool` messages are not items of their own: each
- * attaches to its call's row. A result whose call is not in the list (an orphan) becomes a
- * generic row of the nearest assistant message before it (or, failing that, the last one);
- * with no assistant message at all it is shown as an item of its own.
- */
-export function chatItems(
-  messages: readonly Message[],
-  runLive: boolean,
-  waiting: ReadonlySet<string> = NONE,
-): ChatItem[] {
-  const states = toolCallStates(messages, runLive, waiting);
-  const items: ChatItem[] = [];
-  const byId = new Map<string, ChatItem>();
-  const orphans: Array<{ msg: Message; before: ChatItem | null }> = [];
-  let lastAssistant: ChatItem | null = null;
-
-  for (const m of messages) {
-    if (m.role === "tool") {
-      if (m.tool_call_id === null || !states.has(m.tool_call_id)) orphans.push({ msg: m, before: lastAssistant });
-      continue;
-    }
-    const rows: ToolCallRow[] = m.tool_calls.map((call) => {
-      const s = states.get(call.id) ?? { state: "interrupted" as const };
-      return { key: call.id, call, ...s };
-    });
-    const item: ChatItem = { message: m, rows };
-    items.push(item);
-    byId.set(m.id, item);
-    if (m.role === "assistant") lastAssistant = item;
-  }
-
-  for (const { msg, before } of orphans) {
-    const row: ToolCallRow = { key: msg.id, call: null, state: msg.is_error ? "failed" : "done", result: msg };
-    const host = before ?? lastAssistant;
-    if (host !== null) {
-      host.rows = [...host.rows, row];
-    } else {
-      items.push({ message: msg, rows: [row] });
-    }
-  }
-  return items;
-}
 
 /** `server__tool` (the MCP naming) split for display; other names have no server. */
 export function splitToolName(name: string): { tool: string; server: string | null } {

@@ -196,7 +196,14 @@ describe("chat", () => {
     }, "second reply half streamed");
     await page.screenshot({ path: join(uiRoot, "test-results", "main-streaming.png") });
     await until(async () => (await lastAssistant(page)).status === "complete", "second reply");
-    assert.equal((await lastAssistant(page)).text, LONG.chunks.join(""));
+    // The reply is markdown: the dashes became a list.
+    const last = page.locator(`${tid("message")}[data-role="assistant"]`).last();
+    assert.deepEqual(await last.locator("li").allInnerTexts(), [
+      "the fox brings most of the alphabet,",
+      "the dog fills in the rest,",
+      "and nobody asked how the dog feels about it.",
+    ]);
+    assert.match((await lastAssistant(page)).text, /^The dog in that sentence is a prop: .* supplies them cheaply\.\n\nIn short:/);
     await page.screenshot({ path: join(uiRoot, "test-results", "main.png") });
     assert.deepEqual(errors, []);
   });
@@ -227,7 +234,8 @@ describe("chat", () => {
       const x = await lastAssistant(page).catch(() => null);
       return x && x.status === "error" ? x : null;
     }, "error status");
-    assert.equal(a.text, "The quick brown ");
+    // Rendered as markdown, so the trailing space of the last chunk is not shown.
+    assert.equal(a.text, "The quick brown");
     assert.equal(a.note, "The model server stopped answering.");
     const note = page.locator(`${tid("message")}[data-status="error"] ${tid("message-note")}`);
     assert.equal(await note.getAttribute("role"), "alert");
@@ -401,18 +409,9 @@ const TOOL_RUN = {
   ],
 };
 
+/** Name and state of every tool row, read in one snapshot (rows come and go as work folds). */
 async function toolRows(page) {
-  const rows = page.locator(tid("tool-call"));
-  const n = await rows.count();
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const r = rows.nth(i);
-    out.push({
-      name: await r.getAttribute("data-name"),
-      state: await r.getAttribute("data-state"),
-    });
-  }
-  return out;
+  return page.locator(tid("tool-call")).evaluateAll((els) => els.map((e) => ({ name: e.dataset.name, state: e.dataset.state })));
 }
 
 const states = async (page) => (await toolRows(page)).map((r) => r.state).join(",");
@@ -426,7 +425,9 @@ describe("tool calls", () => {
     const rows = page.locator(tid("tool-call"));
     assert.equal(await rows.nth(0).locator(tid("tool-name")).innerText(), "read_file");
     assert.equal(await rows.nth(0).locator(tid("tool-server")).count(), 0);
-    assert.equal(await rows.nth(0).locator(tid("tool-args")).innerText(), 'path: "notes/todo.md", limit: 40');
+    // A file tool shows its path as a link of its own, the other arguments beside it.
+    assert.equal(await rows.nth(0).locator(tid("tool-path")).innerText(), "notes/todo.md");
+    assert.equal(await rows.nth(0).locator(tid("tool-args")).innerText(), "limit: 40");
     assert.equal(await rows.nth(1).locator(tid("tool-name")).innerText(), "create_issue");
     assert.equal(await rows.nth(1).locator(tid("tool-server")).innerText(), "github");
     const args1 = await rows.nth(1).locator(tid("tool-args")).innerText();
@@ -441,7 +442,21 @@ describe("tool calls", () => {
     await page.screenshot({ path: join(uiRoot, "test-results", "tool-calls-running.png") });
 
     await until(async () => (await states(page)) === "done,running", "first call done");
-    await until(async () => (await states(page)) === "done,failed", "second call failed");
+    // The second call fails and the answer follows within a few frames; both are checked
+    // below, once the answer is there.
+
+    const done = await until(async () => {
+      const a = await lastAssistant(page);
+      return a.status === "complete" && (await page.locator(tid("send-button")).count()) ? a : null;
+    }, "the final text");
+    assert.equal(done.text, TOOL_RUN.turns[1].chunks.join(""));
+    // With the answer there, the work folds to one line naming the failure; a click opens it.
+    const work = page.locator(tid("processing"));
+    await until(async () => (await work.getAttribute("open")) === null, "the work folded");
+    assert.equal(await page.locator(tid("processing-summary")).innerText(), "2 tool calls: read_file, github__create_issue · 1 failed");
+    assert.equal(await page.locator(tid("tool-error")).count(), 0);
+    await page.click(tid("processing-summary"));
+    assert.equal(await states(page), "done,failed");
     const failed = rows.nth(1);
     assert.equal(await failed.locator(tid("tool-error")).innerText(), "GitHub answered 403 Forbidden: the token lacks the `repo` scope.");
     assert.equal(await failed.locator(tid("tool-error")).isVisible(), true);
@@ -450,15 +465,11 @@ describe("tool calls", () => {
     await rows.nth(0).locator("summary").click();
     assert.match(await rows.nth(0).locator(tid("tool-result")).innerText(), /renew the TLS certificate/);
     assert.equal(await rows.nth(0).locator(tid("tool-args-full")).innerText(), '{\n  "path": "notes/todo.md",\n  "limit": 40\n}');
-
-    const done = await until(async () => {
-      const a = await lastAssistant(page);
-      return a.status === "complete" && (await page.locator(tid("send-button")).count()) ? a : null;
-    }, "the final text");
-    assert.equal(done.text, TOOL_RUN.turns[1].chunks.join(""));
-    assert.equal(await states(page), "done,failed");
     // Tool messages never render as messages of their own.
     assert.equal(await page.locator(tid("message")).count(), 3);
+    // Folding again takes the rows out of the page.
+    await page.click(tid("processing-summary"));
+    assert.equal(await page.locator(tid("tool-call")).count(), 0);
     await page.screenshot({ path: join(uiRoot, "test-results", "tool-calls.png") });
     assert.deepEqual(errors, []);
   });
@@ -489,6 +500,14 @@ describe("tool calls", () => {
       ],
     });
     await page.click(`${tid("thread-item")}[data-thread-id="t-tools"]`);
+    // The finished work is folded to one line; it opens on click.
+    const work = page.locator(tid("processing"));
+    await work.waitFor();
+    assert.equal(await work.getAttribute("open"), null);
+    assert.equal(await page.locator(tid("tool-call")).count(), 0);
+    assert.equal(await page.locator(tid("processing-summary")).innerText(), "3 tool calls: list_dir, fs__read_file, tool result · 1 interrupted");
+    await page.click(tid("processing-summary"));
+    assert.equal(await work.getAttribute("open"), "");
     await until(async () => (await page.locator(tid("tool-call")).count()) === 3, "three rows");
     assert.deepEqual(await toolRows(page), [
       { name: "list_dir", state: "done" },
@@ -700,6 +719,7 @@ describe("approvals", () => {
       return a.status === "complete" && a.text === "The command ran." ? a : null;
     }, "the resumed reply");
     assert.ok(done);
+    await page.click(tid("processing-summary"));
     assert.equal(await states(page), "done");
     const answer = (await calls(page)).find((c) => c.cmd === "answer_approval");
     assert.equal(answer.args.decision, "allow_once");
@@ -710,6 +730,8 @@ describe("approvals", () => {
     const { page } = await app({ provider: CONFIGURED, reply: SHELL_RUN });
     await newThreadAndSend(page, "List my files");
     await page.locator(tid("approval-deny")).click();
+    await until(async () => (await lastAssistant(page)).text === "The command ran.", "the run to go on");
+    await page.click(tid("processing-summary"));
     await until(async () => (await states(page)) === "failed", "the denied call failed");
     const row = page.locator(tid("tool-call")).first();
     assert.match(await row.locator(tid("tool-error")).innerText(), /denied running `bash`/);
@@ -794,7 +816,7 @@ describe("clarification questions", () => {
   test("the card shows the question, its kind and the options; clicking one resumes with it", async () => {
     const { page, errors } = await app({ provider: CONFIGURED, reply: ASK_RUN, afterApproval: ["A CSV ", "it is."] });
     await newThreadAndSend(page, "Make me a report");
-    const card = page.locator(tid("clarification-card"));
+    const card = page.locator(tid("clarification-prompt"));
     await card.waitFor();
     assert.equal(await card.locator(tid("clarification-question")).innerText(), QUESTION.question);
     assert.equal(await card.locator(tid("clarification-type")).innerText(), "CHOOSE AN APPROACH");
@@ -807,7 +829,7 @@ describe("clarification questions", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await until(async () => (await lastAssistant(page)).text === "A CSV it is.", "the resumed reply");
-    assert.equal(await page.locator(tid("clarification-card")).count(), 0);
+    assert.equal(await page.locator(tid("clarification-prompt")).count(), 0);
     const sent = (await calls(page)).find((c) => c.cmd === "answer_clarification");
     assert.equal(sent.args.answer, "CSV");
     assert.deepEqual(errors, []);
@@ -816,7 +838,7 @@ describe("clarification questions", () => {
   test("a free-text answer is sent with Enter", async () => {
     const { page } = await app({ provider: CONFIGURED, reply: ASK_RUN });
     await newThreadAndSend(page, "Make me a report");
-    await page.locator(tid("clarification-card")).waitFor();
+    await page.locator(tid("clarification-prompt")).waitFor();
     await page.fill(tid("clarification-input"), "Plain text, please");
     await page.press(tid("clarification-input"), "Enter");
     await until(async () => (await calls(page)).some((c) => c.cmd === "answer_clarification"), "the answer");
@@ -876,7 +898,7 @@ describe("subagents", () => {
     assert.equal(await cards.nth(0).locator(tid("subagent-result")).innerText(), "42 files");
     assert.equal(await cards.nth(0).locator(tid("subagent-cancel")).count(), 0);
     const cancel = (await calls(page)).find((c) => c.cmd === "cancel_subagent");
-    assert.equal(cancel.args.callId, await page.locator(tid("tool-call")).nth(1).getAttribute("data-call-id"));
+    assert.equal(cancel.args.callId, await cards.nth(1).getAttribute("data-call-id"));
     await until(async () => (await lastAssistant(page)).text === "Both are done.", "final text");
     await page.screenshot({ path: join(uiRoot, "test-results", "subagents-done.png") });
     assert.deepEqual(errors, []);

@@ -60,14 +60,26 @@ export async function launchBrowser() {
   });
 }
 
-/** A fresh context and page with the mock backend configured by `config`. */
-export async function openApp(browser, url, config = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+/**
+ * A fresh context and page with the mock backend configured by `config`. `options.colorScheme`
+ * ("light" | "dark") sets the system theme the page sees; `options.viewport` its size.
+ * Clipboard writes are recorded in `window.__copied` (the page has no real clipboard here).
+ */
+export async function openApp(browser, url, config = {}, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? "light",
+  });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.addInitScript((c) => {
     window.__MOCK_CONFIG__ = c;
+    window.__copied = [];
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: async (t) => void window.__copied.push(t) },
+    });
   }, config);
   await page.addInitScript({ path: mockScript });
   await page.goto(url);

@@ -49,6 +49,8 @@
       /** Saved facts (Settings -> Memory), newest first, and whether memory is on. */
       memories: [],
       memoryEnabled: true,
+      /** Reject search_threads with this sentence. */
+      searchError: null,
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -97,6 +99,7 @@
         status: "complete",
         error: null,
         created_at: now(),
+        hidden: false,
       },
       m,
     );
@@ -305,6 +308,18 @@
       return state.provider;
     },
     list_threads: () => [...state.threads.values()].map(summary),
+    // Like the store: title or shown (not tool, not hidden) message text, case ignored, newest first.
+    search_threads: ({ query }) => {
+      if (cfg.searchError) throw cfg.searchError;
+      const q = query.trim().toLowerCase();
+      if (q === "") return [];
+      const hits = [];
+      for (const t of state.threads.values()) {
+        const m = state.messages.get(t.id).find((x) => x.role !== "tool" && !x.hidden && x.content.toLowerCase().includes(q));
+        if (m || t.title.toLowerCase().includes(q)) hits.push({ thread: summary(t), snippet: m ? m.content.replace(/\s+/g, " ") : "" });
+      }
+      return hits.sort((a, b) => b.thread.updated_at - a.thread.updated_at);
+    },
     create_thread: ({ title }) => {
       const t = { id: newId("t"), title: title ?? "New thread", created_at: now(), updated_at: now(), state: { promoted: null, artifacts: [], pending: [], todos: [] } };
       state.threads.set(t.id, t);

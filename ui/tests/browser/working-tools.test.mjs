@@ -206,6 +206,9 @@ describe("aliases", () => {
     await page.locator(tid("thread-item")).first().waitFor();
     await page.fill(tid("composer-input"), "List the files");
     await page.click(tid("send-button"));
+    // The finished work folds to its summary line; open it to see the call.
+    await page.locator(`${tid("processing")}[data-active="false"]`).waitFor();
+    await page.click(tid("processing-summary"));
     await page.locator(tid("tool-deprecated")).waitFor();
     assert.equal(await page.locator(tid("tool-deprecated")).innerText(), "old name · now ls");
 

@@ -127,6 +127,10 @@ pub struct Message {
     pub error: Option<String>,
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
+    /// Written for the model only (an internal reminder, a loop warning, an injected image):
+    /// sent to the model like any other message, never shown in the conversation.
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 impl Message {
@@ -193,6 +197,7 @@ impl Message {
             status,
             error: None,
             created_at: crate::now_ms(),
+            hidden: false,
         }
     }
 }
@@ -222,5 +227,14 @@ mod tests {
         assert_eq!(v["role"], "user");
         assert_eq!(v["status"], "complete");
         assert_eq!(v["thread_id"], "t1");
+        assert_eq!(v["hidden"], false);
+    }
+
+    #[test]
+    fn a_message_without_the_hidden_field_reads_as_shown() {
+        let mut v = serde_json::to_value(Message::user("t1", "hi")).unwrap();
+        v.as_object_mut().unwrap().remove("hidden");
+        let m: Message = serde_json::from_value(v).unwrap();
+        assert!(!m.hidden);
     }
 }

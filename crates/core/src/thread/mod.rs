@@ -12,5 +12,7 @@ pub use pending::{
     answer_result, denied_result, ApprovalDecision, Clarification, ClarificationType, PendingCall,
     SUPERSEDED_RESULT,
 };
-pub use state::{Promoted, Thread, ThreadState, ThreadSummary, ThreadView, TodoItem, TodoStatus};
+pub use state::{
+    Promoted, Thread, ThreadSearchHit, ThreadState, ThreadSummary, ThreadView, TodoItem, TodoStatus,
+};
 pub use store::{StoreError, ThreadStore};

@@ -136,6 +136,15 @@ pub struct ThreadSummary {
     pub running: bool,
 }
 
+/// A thread a search found, with the text around the first match in its messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ThreadSearchHit {
+    pub thread: ThreadSummary,
+    /// A short excerpt of the first shown message that matched; empty when only the title did.
+    pub snippet: String,
+}
+
 /// A thread with its messages, as the UI opens it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { call } from "./fixtures";
+import { argsWithoutPath, filePath, LINKS_MAX, parseShellResult, searchLinks, toolKind } from "./toolViews";
+
+describe("toolKind", () => {
+  it.each([
+    ["bash", "shell"],
+    ["read_file", "file"],
+    ["ls", "file"],
+    ["str_replace", "file"],
+    ["file_search", "file"],
+    ["web_search", "search"],
+    ["web_fetch", "search"],
+    ["github__create_issue", "mcp"],
+    ["tool_search", "generic"],
+    ["job_output", "generic"],
+  ])("%s -> %s", (name, want) => {
+    expect(toolKind(name)).toBe(want);
+  });
+});
+
+describe("filePath and argsWithoutPath", () => {
+  it.each([
+    [{ path: "/mnt/user-data/workspace/a.md", start_line: 3 }, "/mnt/user-data/workspace/a.md", '{"start_line":3}'],
+    [{ pattern: "*.rs" }, null, '{"pattern":"*.rs"}'],
+    [{ path: "  " }, null, "{}"],
+    [{ path: 7 }, null, "{}"],
+  ])("%j", (args, path, rest) => {
+    const c = call("c", "read_file", args);
+    expect(filePath(c)).toBe(path);
+    expect(argsWithoutPath(c)).toBe(rest);
+  });
+
+  it("invalid JSON has no path and is summarised raw", () => {
+    const c = { id: "c", name: "read_file", arguments: '{"path": "a' };
+    expect(filePath(c)).toBeNull();
+    expect(argsWithoutPath(c)).toBe('{"path": "a');
+  });
+});
+
+describe("parseShellResult", () => {
+  it.each([
+    ["hello\n[exit code: 0]", { output: "hello", exitCode: 0, note: null }],
+    ["a\nb\n[exit code: 2]\n", { output: "a\nb", exitCode: 2, note: null }],
+    ["(no output)\n[exit code: 0]", { output: "", exitCode: 0, note: null }],
+    ["partial\n[killed by signal 9]", { output: "partial", exitCode: null, note: "killed by signal 9" }],
+    ["x\n[exit status unknown]", { output: "x", exitCode: null, note: "exit status unknown" }],
+    [
+      "command timed out after 120 s and its process group was killed. Output so far:\nstep 1\n",
+      { output: "step 1\n", exitCode: null, note: "timed out after 120 s" },
+    ],
+    ["started background job j1. Read its output", { output: "started background job j1. Read its output", exitCode: null, note: null }],
+    ["the text says [exit code: 3] in the middle\nmore", { output: "the text says [exit code: 3] in the middle\nmore", exitCode: null, note: null }],
+  ])("%j", (text, want) => {
+    expect(parseShellResult(text)).toEqual(want);
+  });
+});
+
+describe("searchLinks", () => {
+  it("reads a JSON list of results with any of the usual field names", () => {
+    const text = JSON.stringify([
+      { title: "Rust", url: "https://www.rust-lang.org/", snippet: "A language" },
+      { name: "Docs", link: "https://doc.rust-lang.org/", description: "The docs" },
+      { title: "no url" },
+      { title: "Dup", href: "https://www.rust-lang.org/" },
+    ]);
+    expect(searchLinks(text)).toEqual([
+      { url: "https://www.rust-lang.org/", title: "Rust", snippet: "A language" },
+      { url: "https://doc.rust-lang.org/", title: "Docs", snippet: "The docs" },
+    ]);
+  });
+
+  it("reads results nested under `results`", () => {
+    expect(searchLinks(JSON.stringify({ results: [{ url: "http://a.example/x" }] }))).toEqual([
+      { url: "http://a.example/x", title: "http://a.example/x", snippet: "" },
+    ]);
+  });
+
+  it("finds URLs in plain text, dropping trailing punctuation", () => {
+    expect(searchLinks("See https://a.example/one, and (https://b.example/two).").map((l) => l.url)).toEqual([
+      "https://a.example/one",
+      "https://b.example/two",
+    ]);
+  });
+
+  it("never turns a non-web URL into a link", () => {
+    const text = JSON.stringify([{ url: "javascript:alert(1)" }, { url: "file:///etc/passwd" }, { url: "https://ok.example" }]);
+    expect(searchLinks(text).map((l) => l.url)).toEqual(["https://ok.example"]);
+  });
+
+  it("lists at most LINKS_MAX links", () => {
+    const text = Array.from({ length: 50 }, (_, i) => `https://e.example/${i}`).join("\n");
+    expect(searchLinks(text)).toHaveLength(LINKS_MAX);
+  });
+});
