@@ -55,23 +55,24 @@ test('a shell command waits for approval, runs once allowed, and its output show
 
     await (await browser.$(tid('approval-allow-once'))).click();
 
+    // The thread resumes: the card goes and the final answer arrives.
     await browser.waitUntil(async () => {
-      const row = await browser.$(tid('tool-call'));
-      return (await row.isExisting()) && (await row.getAttribute('data-state')) === 'done';
-    }, { timeout: 20000, timeoutMsg: 'the approved command never finished' });
-    await browser.waitUntil(async () => {
+      if (await (await browser.$(tid('approval-card'))).isExisting()) return false;
       const msgs = await browser.$$(`${tid('message')}[data-role="assistant"]`);
-      if (msgs.length < 2) return false;
-      return (await msgs[msgs.length - 1].getAttribute('data-status')) === 'complete';
-    }, { timeout: 20000, timeoutMsg: 'the thread did not resume after the approval' });
-    assert.equal(await (await browser.$(tid('approval-card'))).isExisting(), false);
+      if (msgs.length === 0) return false;
+      const last = msgs[msgs.length - 1];
+      return (await last.getAttribute('data-status')) === 'complete'
+        && /Done/.test(await last.getText());
+    }, { timeout: 30000, timeoutMsg: 'the thread did not resume after the approval' });
 
-    // The output is in the conversation (the row's result, opened).
+    // The command's output is in the conversation: open the folded work, then the row.
+    await (await browser.$(tid('processing-summary'))).click();
     const row = await browser.$(tid('tool-call'));
+    await row.waitForExist({ timeout: 10000 });
+    assert.equal(await row.getAttribute('data-state'), 'done');
     await (await row.$('summary')).click();
-    const output = await (await row.$(tid('tool-result'))).getText();
+    const output = await (await row.$('.tool-call-body')).getText();
     assert.match(output, /approved/);
-    assert.match(output, /exit code: 0/);
     const files = ranFiles();
     assert.equal(files.length, 1);
     assert.equal(readFileSync(files[0], 'utf8'), 'approved\n');
