@@ -7,7 +7,7 @@ use tauri::ipc::Channel;
 use tauri::State;
 use workbench_app::artifacts::{ArtifactContent, OutputFile};
 use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
-use workbench_core::agent::RunEvent;
+use workbench_core::agent::{EventSink, RunEvent};
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::memory::Memory;
 use workbench_core::middleware::ApprovalPolicy;
@@ -25,6 +25,16 @@ type CmdResult<T> = Result<T, String>;
 fn user_facing(e: AppError) -> String {
     tracing::warn!(error = %e, "command failed");
     e.to_string()
+}
+
+/// A run's event sink that forwards to the UI's channel. A window that went away is not an
+/// error: the run still finishes and is stored.
+fn channel_sink(on_event: Channel<RunEvent>) -> EventSink {
+    Arc::new(move |event: RunEvent| {
+        if let Err(e) = on_event.send(event) {
+            tracing::debug!(error = %e, "run event not delivered");
+        }
+    })
 }
 
 /// Runs a quick store-backed app call on the blocking pool, off the async threads.
@@ -99,12 +109,7 @@ pub async fn start_run(
     content: String,
     on_event: Channel<RunEvent>,
 ) -> CmdResult<String> {
-    let sink = Arc::new(move |event: RunEvent| {
-        if let Err(e) = on_event.send(event) {
-            // The window went away; the run still finishes and is stored.
-            tracing::debug!(error = %e, "run event not delivered");
-        }
-    });
+    let sink = channel_sink(on_event);
     let app: Arc<App> = Arc::clone(&app);
     let handle = app
         .start_run(&thread_id, &content, ModelChoice::Configured, sink)
@@ -123,11 +128,7 @@ pub async fn answer_approval(
     decision: ApprovalDecision,
     on_event: Channel<RunEvent>,
 ) -> CmdResult<Option<String>> {
-    let sink = Arc::new(move |event: RunEvent| {
-        if let Err(e) = on_event.send(event) {
-            tracing::debug!(error = %e, "run event not delivered");
-        }
-    });
+    let sink = channel_sink(on_event);
     let app: Arc<App> = Arc::clone(&app);
     let handle = app
         .answer_approval(
@@ -166,11 +167,7 @@ pub async fn answer_clarification(
     answer: String,
     on_event: Channel<RunEvent>,
 ) -> CmdResult<Option<String>> {
-    let sink = Arc::new(move |event: RunEvent| {
-        if let Err(e) = on_event.send(event) {
-            tracing::debug!(error = %e, "run event not delivered");
-        }
-    });
+    let sink = channel_sink(on_event);
     let app: Arc<App> = Arc::clone(&app);
     let handle = app
         .answer_clarification(&thread_id, &call_id, &answer, ModelChoice::Configured, sink)

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use workbench_core::agent::EventSink;
 use workbench_core::middleware::{ApprovalPolicy, Permission};
-use workbench_core::thread::{ApprovalDecision, ThreadStore};
+use workbench_core::thread::{ApprovalDecision, PendingCall, ThreadStore};
 
 use crate::{App, AppError, ModelChoice, RunHandle};
 
@@ -40,30 +40,11 @@ impl App {
         if self.is_running(thread_id) {
             return Err(AppError::RunInProgress);
         }
-        let (tid, cid) = (thread_id.to_string(), call_id.to_string());
         let (tool, all_answered) = self
-            .on_store(move |s| {
-                let mut state = s.get_thread(&tid)?.state;
-                let Some(pending) = state
-                    .pending
-                    .iter_mut()
-                    .find(|p| p.call.id == cid && p.question.is_none())
-                else {
-                    return Ok(None);
-                };
-                pending.decision = Some(decision);
-                let tool = pending.call.name.clone();
-                let all = state.pending.iter().all(|p| p.is_answered());
-                s.save_thread_state(&tid, &state)?;
-                Ok(Some((tool, all)))
+            .record_answer(thread_id, call_id, false, move |p| {
+                p.decision = Some(decision)
             })
-            .await?
-            .ok_or_else(|| {
-                AppError::Invalid(format!(
-                    "nothing in this thread waits for an answer about call `{call_id}`; it was \
-                     answered already or the thread moved on"
-                ))
-            })?;
+            .await?;
         tracing::info!(%thread_id, %tool, ?decision, "approval answered");
         if decision == ApprovalDecision::AllowAlways {
             let mut policy = self.approval_policy()?;
@@ -101,32 +82,54 @@ impl App {
         if self.is_running(thread_id) {
             return Err(AppError::RunInProgress);
         }
-        let (tid, cid) = (thread_id.to_string(), call_id.to_string());
-        let all_answered = self
-            .on_store(move |s| {
-                let mut state = s.get_thread(&tid)?.state;
-                let Some(pending) = state
-                    .pending
-                    .iter_mut()
-                    .find(|p| p.call.id == cid && p.question.is_some())
-                else {
-                    return Ok(None);
-                };
-                pending.answer = Some(answer);
-                let all = state.pending.iter().all(|p| p.is_answered());
-                s.save_thread_state(&tid, &state)?;
-                Ok(Some(all))
-            })
-            .await?
-            .ok_or_else(|| {
-                AppError::Invalid(format!(
-                    "no question in this thread waits for an answer as call `{call_id}`; it was \
-                     answered already or the thread moved on"
-                ))
-            })?;
+        let (_, all_answered) = self
+            .record_answer(thread_id, call_id, true, move |p| p.answer = Some(answer))
+            .await?;
         if !all_answered {
             return Ok(None);
         }
         self.resume_run(thread_id, choice, sink).await.map(Some)
+    }
+}
+
+impl App {
+    /// Writes the user's answer onto the pending call `call_id` (a question when `question`,
+    /// else an approval) and saves the state. Returns the call's tool and whether every
+    /// pending call of the thread is now answered.
+    async fn record_answer(
+        &self,
+        thread_id: &str,
+        call_id: &str,
+        question: bool,
+        apply: impl FnOnce(&mut PendingCall) + Send + 'static,
+    ) -> Result<(String, bool), AppError> {
+        let (tid, cid) = (thread_id.to_string(), call_id.to_string());
+        self.on_store(move |s| {
+            let mut state = s.get_thread(&tid)?.state;
+            let Some(pending) = state
+                .pending
+                .iter_mut()
+                .find(|p| p.call.id == cid && p.question.is_some() == question)
+            else {
+                return Ok(None);
+            };
+            apply(pending);
+            let tool = pending.call.name.clone();
+            let all = state.pending.iter().all(|p| p.is_answered());
+            s.save_thread_state(&tid, &state)?;
+            Ok(Some((tool, all)))
+        })
+        .await?
+        .ok_or_else(|| {
+            let what = if question {
+                "a question"
+            } else {
+                "an approval"
+            };
+            AppError::Invalid(format!(
+                "nothing in this thread waits for {what} as call `{call_id}`; it was answered \
+                 already or the thread moved on"
+            ))
+        })
     }
 }
