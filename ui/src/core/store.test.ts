@@ -338,6 +338,13 @@ describe("artifacts panel", () => {
     await tick();
     expect(w.watches).toEqual(["t1"]);
     expect(s.getState().outputs.map((f) => f.path)).toEqual([`${OUT}/a.md`]);
+    // Nothing was picked: the first file is, and a file listed above it later does not take over.
+    expect(s.getState().openedFile).toBe(`${OUT}/a.md`);
+    w.setListing([file("0-new.txt"), file("a.md", true)]);
+    w.fire();
+    await tick();
+    expect(s.getState().outputs).toHaveLength(2);
+    expect(s.getState().openedFile).toBe(`${OUT}/a.md`);
     s.closeArtifacts();
     await tick();
     expect(w.watches).toEqual(["t1", null]);
@@ -401,6 +408,7 @@ describe("artifacts panel", () => {
     await s.init();
     await s.openThread("t1");
     s.openFile(`${OUT}/a.md`);
+    w.setListing([]); // t2 has no outputs
     await s.openThread("t2");
     await tick();
     expect(s.getState().openedFile).toBeNull();

@@ -160,7 +160,9 @@ export function createStore(api: Api) {
     const seq = ++listSeq;
     try {
       const outputs = await api.listOutputs(id);
-      if (seq === listSeq && state.activeThreadId === id) set({ outputs, outputsError: null });
+      if (seq !== listSeq || state.activeThreadId !== id) return;
+      // With nothing picked the first file shows, and stays shown when others appear above it.
+      set((s) => ({ outputs, outputsError: null, openedFile: s.openedFile ?? outputs[0]?.path ?? null }));
     } catch (err) {
       if (seq === listSeq && state.activeThreadId === id) set({ outputsError: errorText(err) });
     }
