@@ -15,7 +15,7 @@ import type { ThreadSearchHit } from "./bindings/ThreadSearchHit";
 import type { ThreadSummary } from "./bindings/ThreadSummary";
 import type { ThreadView } from "./bindings/ThreadView";
 import type { VisibilityReport } from "./bindings/VisibilityReport";
-import type { Api, JobInfo } from "./core/api";
+import type { Api, ArtifactContent, JobInfo, OutputFile } from "./core/api";
 
 export const ipc: Api = {
   providerStatus: () => invoke<ProviderStatus>("provider_status"),
@@ -61,5 +61,15 @@ export const ipc: Api = {
   memoryEnabled: () => invoke<boolean>("memory_enabled"),
   setMemoryEnabled: async (enabled: boolean) => {
     await invoke<null>("set_memory_enabled", { enabled });
+  },
+  listOutputs: (threadId: string) => invoke<OutputFile[]>("list_outputs", { threadId }),
+  readArtifact: (threadId: string, path: string) => invoke<ArtifactContent>("read_artifact", { threadId, path }),
+  openArtifact: async (threadId: string, path: string) => {
+    await invoke<null>("open_artifact", { threadId, path });
+  },
+  watchOutputs: async (threadId: string | null, onChange: () => void) => {
+    const channel = new Channel<null>();
+    channel.onmessage = () => onChange();
+    await invoke<null>("watch_outputs", { threadId, onChange: channel });
   },
 };

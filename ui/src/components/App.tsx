@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from "react";
+import { ArtifactsPanel } from "./ArtifactsPanel";
 import { ChatActionsProvider, type ChatActions } from "./chat/chatActions";
 import { ChatPane } from "./ChatPane";
 import { ProviderSetup } from "./ProviderSetup";
@@ -57,12 +58,14 @@ export function App() {
       </div>
     );
   }
+  const panelThread = state.artifactsOpen ? state.activeThreadId : null;
   return (
-    <div className="app" data-opened-file={state.openedFile ?? undefined}>
+    <div className={panelThread !== null ? "app with-artifacts" : "app"} data-opened-file={state.openedFile ?? undefined}>
       <Sidebar />
       <ChatActionsProvider value={actions}>
         <ChatPane />
       </ChatActionsProvider>
+      {panelThread !== null && <ArtifactsPanel key={panelThread} threadId={panelThread} />}
       {state.settingsOpen && (
         <div className="overlay" role="dialog" aria-modal="true" aria-label="Settings">
           <SettingsDialog />

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { draftOf, isThreadRunning } from "../core/store";
 import { MessageList } from "./chat/MessageList";
-import { WrenchIcon } from "./icons";
+import { FilesIcon, WrenchIcon } from "./icons";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
 import { TodoPanel } from "./TodoPanel";
@@ -16,6 +16,7 @@ export function ChatPane() {
   const runError = state.activeThreadId !== null ? state.runErrors[state.activeThreadId] : undefined;
   const runNotice = state.activeThreadId !== null ? state.runNotices[state.activeThreadId] : undefined;
   const [toolsOpen, setToolsOpen] = useState(false);
+  const presentedCount = state.threadState?.artifacts.length ?? 0;
   const toolsButton = useRef<HTMLButtonElement>(null);
   const closeTools = useCallback(() => {
     setToolsOpen(false);
@@ -57,6 +58,22 @@ export function ChatPane() {
           onClick={() => setToolsOpen(true)}
         >
           <WrenchIcon /> Tools
+        </button>
+        <button
+          type="button"
+          className="btn small-btn head-btn"
+          data-testid="open-artifacts"
+          aria-pressed={state.artifactsOpen}
+          disabled={state.activeThreadId === null}
+          title={state.artifactsOpen ? "Hide the files the agent made" : "Show the files the agent made"}
+          onClick={() => store.toggleArtifacts()}
+        >
+          <FilesIcon /> Artifacts
+          {presentedCount > 0 && (
+            <span className="head-count" data-testid="artifacts-count">
+              {presentedCount}
+            </span>
+          )}
         </button>
       </header>
       {toolsOpen && <ToolsInspector threadId={state.activeThreadId} onClose={closeTools} />}

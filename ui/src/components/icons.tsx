@@ -83,3 +83,14 @@ export const SparkIcon = () => (
     <path d="M8 2v3M8 11v3M2 8h3M11 8h3M3.8 3.8l2 2M10.2 10.2l2 2M3.8 12.2l2-2M10.2 5.8l2-2" />
   </svg>
 );
+export const FilesIcon = () => (
+  <svg {...base}>
+    <path d="M4 1.8h5l3 3v9.4H4z" />
+    <path d="M9 1.8v3h3M6 8h4M6 10.5h4" />
+  </svg>
+);
+export const ExternalIcon = () => (
+  <svg {...base}>
+    <path d="M9 2.5h4.5V7M13.5 2.5L7.5 8.5M11.5 9.5v4h-9v-9h4" />
+  </svg>
+);

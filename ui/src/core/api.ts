@@ -17,6 +17,31 @@ import type { VisibilityReport } from "../bindings/VisibilityReport";
 /** A background shell job of a thread (`bash` with `background: true`). */
 export type JobInfo = { id: string; command: string; running: boolean };
 
+// The artifacts panel's shapes, written by hand after crates/app/src/artifacts.rs (no ts-rs
+// derive there yet); keep them in step with `OutputFile` and `ArtifactContent`.
+
+/** A file in a thread's outputs. */
+export type OutputFile = {
+  /** `/mnt/user-data/outputs/...` */
+  path: string;
+  size: number;
+  /** Milliseconds since the epoch. */
+  modified_ms: number;
+  /** The agent presented it (present_files). */
+  presented: boolean;
+};
+
+/** A file's content for its preview: `text` for text types, `base64` for images and PDFs. */
+export type ArtifactContent = {
+  path: string;
+  mime: string;
+  size: number;
+  text: string | null;
+  base64: string | null;
+  /** Only the start of the file was read. */
+  truncated: boolean;
+};
+
 export interface Api {
   providerStatus(): Promise<ProviderStatus>;
   detectLocalServers(): Promise<DetectedServer[]>;
@@ -67,6 +92,17 @@ export interface Api {
   deleteMemory(id: string): Promise<void>;
   memoryEnabled(): Promise<boolean>;
   setMemoryEnabled(enabled: boolean): Promise<void>;
+  /** The files in the thread's outputs, presented ones first. */
+  listOutputs(threadId: string): Promise<OutputFile[]>;
+  /** A file of the thread (a virtual path) for its preview. */
+  readArtifact(threadId: string, path: string): Promise<ArtifactContent>;
+  /** Opens a file of the thread with the system's app for its type. */
+  openArtifact(threadId: string, path: string): Promise<void>;
+  /**
+   * Watches one thread's outputs, replacing any earlier watch: `onChange` runs shortly after
+   * files there change. `threadId` null stops watching.
+   */
+  watchOutputs(threadId: string | null, onChange: () => void): Promise<void>;
 }
 
 /** The sentence to show for a rejected command. The backend rejects with plain strings. */

@@ -47,6 +47,10 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     deleteMemory: async () => {},
     memoryEnabled: async () => true,
     setMemoryEnabled: async () => {},
+    listOutputs: async () => [],
+    readArtifact: async () => Promise.reject("not in these tests"),
+    openArtifact: async () => {},
+    watchOutputs: async () => {},
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };
@@ -293,5 +297,137 @@ describe("usage", () => {
     const s = createStore(fakeApi());
     s.openFile("/mnt/user-data/outputs/report.md");
     expect(s.getState().openedFile).toBe("/mnt/user-data/outputs/report.md");
+    expect(s.getState().artifactsOpen).toBe(true);
+  });
+});
+
+describe("artifacts panel", () => {
+  const OUT = "/mnt/user-data/outputs";
+  const file = (name: string, presented = false) => ({ path: `${OUT}/${name}`, size: 10, modified_ms: 1, presented });
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+
+  /** An api whose outputs listing and watch are recorded; `fire` plays a watch message. */
+  function watched() {
+    const watches: (string | null)[] = [];
+    let onChange: (() => void) | null = null;
+    let listing = [file("a.md", true)];
+    const listOutputs = vi.fn(async () => listing);
+    const api = fakeApi({
+      listOutputs,
+      watchOutputs: async (id, cb) => {
+        watches.push(id);
+        onChange = id === null ? null : cb;
+      },
+    });
+    return {
+      api,
+      watches,
+      listOutputs,
+      setListing: (l: typeof listing) => (listing = l),
+      fire: () => onChange?.(),
+    };
+  }
+
+  it("opening the panel watches and lists the active thread's outputs; closing stops the watch", async () => {
+    const w = watched();
+    const s = createStore(w.api);
+    await s.init();
+    await s.openThread("t1");
+    expect(w.watches).toEqual([]);
+    s.toggleArtifacts();
+    await tick();
+    expect(w.watches).toEqual(["t1"]);
+    expect(s.getState().outputs.map((f) => f.path)).toEqual([`${OUT}/a.md`]);
+    // Nothing was picked: the first file is, and a file listed above it later does not take over.
+    expect(s.getState().openedFile).toBe(`${OUT}/a.md`);
+    w.setListing([file("0-new.txt"), file("a.md", true)]);
+    w.fire();
+    await tick();
+    expect(s.getState().outputs).toHaveLength(2);
+    expect(s.getState().openedFile).toBe(`${OUT}/a.md`);
+    s.closeArtifacts();
+    await tick();
+    expect(w.watches).toEqual(["t1", null]);
+    expect(s.getState().artifactsOpen).toBe(false);
+  });
+
+  it("a watch message lists again and bumps the version the preview reloads on", async () => {
+    const w = watched();
+    const s = createStore(w.api);
+    await s.init();
+    await s.openThread("t1");
+    s.openFile(`${OUT}/a.md`);
+    await tick();
+    const v = s.getState().outputsVersion;
+    w.setListing([file("a.md", true), file("b.csv")]);
+    w.fire();
+    await tick();
+    expect(s.getState().outputsVersion).toBe(v + 1);
+    expect(s.getState().outputs.map((f) => f.path)).toEqual([`${OUT}/a.md`, `${OUT}/b.csv`]);
+  });
+
+  it("a newly presented file opens the panel on it; the same artifacts again change nothing", async () => {
+    const w = watched();
+    const s = createStore(w.api);
+    await s.init();
+    await s.openThread("t1");
+    const base = { promoted: null, artifacts: [] as string[], pending: [], todos: [] };
+    s.onRunEvent("t1", ev.state({ ...base, todos: [] }));
+    expect(s.getState().artifactsOpen).toBe(false);
+    s.onRunEvent("t1", ev.state({ ...base, artifacts: [`${OUT}/a.md`, `${OUT}/r.md`] }));
+    expect(s.getState().artifactsOpen).toBe(true);
+    expect(s.getState().openedFile).toBe(`${OUT}/r.md`);
+    await tick();
+    expect(w.watches).toEqual(["t1"]);
+    // The user picks another file; a state update without new artifacts keeps that choice.
+    s.openFile(`${OUT}/a.md`);
+    s.onRunEvent("t1", ev.state({ ...base, artifacts: [`${OUT}/a.md`, `${OUT}/r.md`], todos: [] }));
+    expect(s.getState().openedFile).toBe(`${OUT}/a.md`);
+    // Another thread's state never touches this panel.
+    s.onRunEvent("t2", ev.state({ ...base, artifacts: [`${OUT}/z.md`] }, "t2"));
+    expect(s.getState().openedFile).toBe(`${OUT}/a.md`);
+  });
+
+  it("a thread loaded with artifacts does not pop the panel open", async () => {
+    const api = fakeApi({
+      getThread: async (id) => ({
+        thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [`${OUT}/a.md`], pending: [], todos: [] } },
+        messages: [],
+        running: false,
+      }),
+    });
+    const s = createStore(api);
+    await s.init();
+    await s.openThread("t1");
+    expect(s.getState().artifactsOpen).toBe(false);
+  });
+
+  it("switching threads clears the selection and watches the new thread", async () => {
+    const w = watched();
+    const s = createStore(w.api);
+    await s.init();
+    await s.openThread("t1");
+    s.openFile(`${OUT}/a.md`);
+    w.setListing([]); // t2 has no outputs
+    await s.openThread("t2");
+    await tick();
+    expect(s.getState().openedFile).toBeNull();
+    expect(s.getState().artifactsOpen).toBe(true);
+    expect(w.watches).toEqual(["t1", "t2"]);
+  });
+
+  it("a failed listing shows its sentence; a failed open with app resolves with it", async () => {
+    const s = createStore(
+      fakeApi({
+        listOutputs: async () => Promise.reject("cannot read the outputs folder"),
+        openArtifact: async () => Promise.reject("no app opens .xyz files"),
+      }),
+    );
+    await s.init();
+    await s.openThread("t1");
+    s.toggleArtifacts();
+    await tick();
+    expect(s.getState().outputsError).toBe("cannot read the outputs folder");
+    expect(await s.openArtifact("t1", `${OUT}/a.xyz`)).toBe("no app opens .xyz files");
   });
 });

@@ -11,7 +11,8 @@ import type { ThreadState } from "../bindings/ThreadState";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { Usage } from "../bindings/Usage";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
-import { errorText, type Api } from "./api";
+import { errorText, type Api, type ArtifactContent, type OutputFile } from "./api";
+import { newlyPresented } from "./artifacts";
 import { isAnswered } from "./approvals";
 import { applySubagentUpdate, type SubagentView } from "./subagents";
 import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
@@ -53,8 +54,16 @@ export type AppState = {
   listError: string | null;
   /** Tokens each run used so far, summed over its model turns: run id -> usage. */
   runUsage: Readonly<Record<string, Usage>>;
-  /** The file (virtual path) the user last asked to open from a tool row; the artifacts panel shows it. */
+  /** The file (virtual path) the artifacts panel shows: picked there, from a chat link, or just presented. */
   openedFile: string | null;
+  /** The artifacts panel is open (it shows the active thread's files). */
+  artifactsOpen: boolean;
+  /** The active thread's outputs as last listed, presented ones first. */
+  outputs: OutputFile[];
+  /** Why listing the outputs failed, or why they are not watched. */
+  outputsError: string | null;
+  /** Bumped when files in outputs change, so the open preview reads its file again. */
+  outputsVersion: number;
 };
 
 export const initialState: AppState = {
@@ -76,6 +85,10 @@ export const initialState: AppState = {
   listError: null,
   runUsage: {},
   openedFile: null,
+  artifactsOpen: false,
+  outputs: [],
+  outputsError: null,
+  outputsVersion: 0,
 };
 
 export function isThreadRunning(state: AppState, threadId: string | null): boolean {
@@ -100,12 +113,78 @@ export function createStore(api: Api) {
   let state: AppState = initialState;
   const listeners = new Set<() => void>();
   let pollTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The thread whose outputs the backend watches for the panel (one at a time). */
+  let watching: string | null = null;
+  /** Watch changes in the order asked: the backend keeps only the last one. */
+  let watchChain: Promise<void> = Promise.resolve();
+  /** Numbers outputs listings so a slow, older answer never replaces a newer one. */
+  let listSeq = 0;
 
   function set(patch: Partial<AppState> | ((s: AppState) => Partial<AppState>)): void {
     const p = typeof patch === "function" ? patch(state) : patch;
+    const version = state.outputsVersion;
     state = { ...state, ...p };
     for (const l of listeners) l();
+    const listed = syncWatch();
+    if (!listed && state.outputsVersion !== version && state.artifactsOpen) void refreshOutputs();
   }
+
+  /**
+   * Watches the active thread's outputs while the panel is open, and nothing otherwise.
+   * Returns whether it asked for a new listing.
+   */
+  function syncWatch(): boolean {
+    const want = state.artifactsOpen ? state.activeThreadId : null;
+    if (want === watching) return false;
+    watching = want;
+    watchChain = watchChain.then(async () => {
+      try {
+        await api.watchOutputs(want, () => outputsChanged(want));
+      } catch (err) {
+        if (state.activeThreadId === want) set({ outputsError: errorText(err) });
+      }
+    });
+    if (want === null) return false;
+    void refreshOutputs();
+    return true;
+  }
+
+  function outputsChanged(threadId: string | null): void {
+    if (threadId === null || state.activeThreadId !== threadId) return;
+    set((s) => ({ outputsVersion: s.outputsVersion + 1 }));
+  }
+
+  async function refreshOutputs(): Promise<void> {
+    const id = state.activeThreadId;
+    if (id === null) return;
+    const seq = ++listSeq;
+    try {
+      const outputs = await api.listOutputs(id);
+      if (seq !== listSeq || state.activeThreadId !== id) return;
+      // With nothing picked the first file shows, and stays shown when others appear above it.
+      set((s) => ({ outputs, outputsError: null, openedFile: s.openedFile ?? outputs[0]?.path ?? null }));
+    } catch (err) {
+      if (seq === listSeq && state.activeThreadId === id) set({ outputsError: errorText(err) });
+    }
+  }
+
+  /**
+   * What changes in the panel when the active thread's state changes from `before` to
+   * `after`: a newly presented file opens the panel on it; any change in the presented files
+   * lists the outputs again.
+   */
+  function artifactsPatch(before: ThreadState | null, after: ThreadState | null): Partial<AppState> {
+    if (before === null || after === null) return {};
+    const prev = before.artifacts;
+    const next = after.artifacts;
+    if (prev.length === next.length && prev.every((p, i) => p === next[i])) return {};
+    const added = newlyPresented(prev, next);
+    const listAgain = { outputsVersion: state.outputsVersion + 1 };
+    return added === null ? listAgain : { ...listAgain, artifactsOpen: true, openedFile: added };
+  }
+
+  /** A fresh panel for another thread: its own files, nothing selected. */
+  const panelReset: Partial<AppState> = { openedFile: null, outputs: [], outputsError: null };
 
   async function refreshThreads(): Promise<void> {
     try {
@@ -136,10 +215,11 @@ export function createStore(api: Api) {
       const view = await api.getThread(id);
       if (state.activeThreadId !== id || id in state.liveRuns) return;
       if (view.running) {
-        set({ messages: view.messages, threadState: view.thread.state });
+        set((s) => ({ messages: view.messages, threadState: view.thread.state, ...artifactsPatch(s.threadState, view.thread.state) }));
         schedulePoll();
       } else {
         set((s) => ({
+          ...artifactsPatch(s.threadState, view.thread.state),
           messages: view.messages,
           threadState: view.thread.state,
           externalRuns: without(s.externalRuns, id),
@@ -199,7 +279,7 @@ export function createStore(api: Api) {
       case "state_updated":
         set((s) => {
           const next = applyThreadState(s.threadState, event, s.activeThreadId === threadId ? threadId : null);
-          return next === s.threadState ? {} : { threadState: next };
+          return next === s.threadState ? {} : { threadState: next, ...artifactsPatch(s.threadState, next) };
         });
         return;
       case "run_finished": {
@@ -293,6 +373,7 @@ export function createStore(api: Api) {
             running: false,
           }),
           activeThreadId: thread.id,
+          ...panelReset,
           subagents: {},
           messages: [],
           threadState: thread.state,
@@ -308,7 +389,7 @@ export function createStore(api: Api) {
 
     async openThread(threadId: string): Promise<void> {
       if (state.activeThreadId === threadId && !state.threadLoading) return;
-      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {} });
+      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {}, ...panelReset });
       try {
         const view = await api.getThread(threadId);
         if (state.activeThreadId !== threadId) return;
@@ -350,6 +431,7 @@ export function createStore(api: Api) {
           activeThreadId: s.activeThreadId === threadId ? null : s.activeThreadId,
           messages: s.activeThreadId === threadId ? [] : s.messages,
           threadState: s.activeThreadId === threadId ? null : s.threadState,
+          ...(s.activeThreadId === threadId ? panelReset : {}),
           drafts: without(s.drafts, threadId),
           runErrors: without(s.runErrors, threadId),
           listError: null,
@@ -359,9 +441,29 @@ export function createStore(api: Api) {
       }
     },
 
-    /** Asks for `virtualPath` (a /mnt/user-data path) to be shown; the artifacts panel reads `openedFile`. */
+    /** Shows `virtualPath` (a /mnt/user-data path of the active thread) in the artifacts panel, opening it. */
     openFile(virtualPath: string): void {
-      set({ openedFile: virtualPath });
+      set({ openedFile: virtualPath, artifactsOpen: true });
+    },
+    toggleArtifacts(): void {
+      set((s) => ({ artifactsOpen: !s.artifactsOpen }));
+    },
+    closeArtifacts(): void {
+      set({ artifactsOpen: false });
+    },
+    refreshOutputs,
+    /** A file of the active thread for its preview; rejects with the backend's sentence. */
+    readArtifact(threadId: string, path: string): Promise<ArtifactContent> {
+      return api.readArtifact(threadId, path);
+    },
+    /** Opens a file with its system app; resolves with the error sentence, or null. */
+    async openArtifact(threadId: string, path: string): Promise<string | null> {
+      try {
+        await api.openArtifact(threadId, path);
+        return null;
+      } catch (err) {
+        return errorText(err);
+      }
     },
 
     setDraft(text: string): void {

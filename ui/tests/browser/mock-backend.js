@@ -51,6 +51,15 @@
       memoryEnabled: true,
       /** Reject search_threads with this sentence. */
       searchError: null,
+      /**
+       * Files per thread id for the artifacts panel: [{ path, text } | { path, base64 }, with
+       * optional mime (else from the extension), size, truncated, readError]. `path` is the
+       * virtual path; files under /mnt/user-data/outputs are listed. A turn's `outputs` adds
+       * files (same shape) to the running thread before its state is sent.
+       */
+      files: {},
+      /** Reject open_artifact with this sentence. */
+      openError: null,
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -70,6 +79,25 @@
     calls: [],
     memories: cfg.memories.map((m) => Object.assign({}, m)),
     memoryEnabled: cfg.memoryEnabled,
+    files: new Map(Object.entries(cfg.files).map(([id, list]) => [id, list.map((f) => Object.assign({}, f))])),
+    /** The channel of the one outputs watch, as the backend keeps it: { threadId, channelId, index }. */
+    watch: null,
+    /** Adds or replaces a file of a thread (tests call it to change outputs under the panel). */
+    putFile(threadId, file) {
+      const list = state.files.get(threadId) || [];
+      state.files.set(threadId, [...list.filter((f) => f.path !== file.path), Object.assign({}, file)]);
+    },
+    removeFile(threadId, path) {
+      state.files.set(threadId, (state.files.get(threadId) || []).filter((f) => f.path !== path));
+    },
+    /** Sends the watch's change message, as the backend does shortly after outputs change; false when nothing watches. */
+    fireWatch() {
+      const w = state.watch;
+      const cb = w && callbacks.get(w.channelId);
+      if (!cb) return false;
+      cb({ index: w.index++, message: null });
+      return true;
+    },
   };
   for (const t of cfg.threads) {
     state.threads.set(t.id, {
@@ -103,6 +131,29 @@
       },
       m,
     );
+  }
+
+  const OUTPUTS = "/mnt/user-data/outputs/";
+  // A few of mime_guess's answers, enough for the tests.
+  const MIME = {
+    md: "text/markdown", markdown: "text/markdown", html: "text/html", htm: "text/html", csv: "text/csv",
+    tsv: "text/tab-separated-values", txt: "text/plain", json: "application/json", py: "text/x-python",
+    rs: "text/x-rust", js: "application/javascript", svg: "image/svg+xml", png: "image/png", jpg: "image/jpeg",
+    gif: "image/gif", pdf: "application/pdf", zip: "application/zip",
+  };
+  const mimeOf = (f) => {
+    if (f.mime) return f.mime;
+    const m = /\.([^./]+)$/.exec(f.path);
+    const known = m && MIME[m[1].toLowerCase()];
+    return known || (f.base64 !== undefined ? "application/octet-stream" : "text/plain");
+  };
+  const sizeOf = (f) => f.size ?? (f.text !== undefined ? new TextEncoder().encode(f.text).length : Math.floor(((f.base64 || "").length * 3) / 4));
+  function fileOf(threadId, path) {
+    thread(threadId);
+    const f = (state.files.get(threadId) || []).find((x) => x.path === path);
+    if (!f) throw `${path}: no such file in this thread's folders`;
+    if (f.readError) throw f.readError;
+    return f;
   }
 
   const summary = (t) => ({
@@ -220,6 +271,7 @@
         list.push(res);
         send({ type: "message_added", message: res });
         answered.add(c.id);
+        for (const f of r.outputs || []) state.putFile(threadId, f);
         if (r.state) {
           t.state = r.state;
           send({ type: "state_updated", thread_id: threadId, state: r.state });
@@ -235,6 +287,7 @@
         outcome = "cancelled";
         break;
       }
+      for (const f of turn.outputs || []) state.putFile(threadId, f);
       if (turn.state) {
         t.state = turn.state;
         send({ type: "state_updated", thread_id: threadId, state: turn.state });
@@ -419,6 +472,36 @@
     delete_memory: ({ id }) => {
       if (!state.memories.some((m) => m.id === id)) throw `database error while trying to delete a memory: there is no memory with id ${id} (it may have been deleted)`;
       state.memories = state.memories.filter((m) => m.id !== id);
+      return null;
+    },
+    list_outputs: ({ threadId }) => {
+      const presented = thread(threadId).state.artifacts || [];
+      const rank = (p) => (presented.includes(p) ? presented.indexOf(p) : Infinity);
+      return (state.files.get(threadId) || [])
+        .filter((f) => f.path.startsWith(OUTPUTS))
+        .map((f) => ({ path: f.path, size: sizeOf(f), modified_ms: f.modified_ms ?? 1_700_000_000_000, presented: presented.includes(f.path) }))
+        .sort((a, b) => rank(a.path) - rank(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+    read_artifact: ({ threadId, path }) => {
+      const f = fileOf(threadId, path);
+      return {
+        path: f.path,
+        mime: mimeOf(f),
+        size: sizeOf(f),
+        text: f.text ?? null,
+        base64: f.text === undefined ? (f.base64 ?? null) : null,
+        truncated: !!f.truncated,
+      };
+    },
+    open_artifact: ({ threadId, path }) => {
+      fileOf(threadId, path);
+      if (cfg.openError) throw cfg.openError;
+      state.openedWithApp = [...(state.openedWithApp || []), path];
+      return null;
+    },
+    watch_outputs: ({ threadId, onChange }) => {
+      if (threadId !== null) thread(threadId);
+      state.watch = threadId === null ? null : { threadId, channelId: onChange.id, index: 0 };
       return null;
     },
     cancel_run: ({ threadId }) => {

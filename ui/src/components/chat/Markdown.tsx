@@ -85,8 +85,17 @@ function render(text: string, keep: boolean): ReactElement {
 
 /**
  * Assistant text as GitHub-flavoured markdown with highlighted code. Raw HTML is not rendered.
- * `streaming` texts change with every delta and are not cached.
+ * `streaming` texts change with every delta and are not cached; nor are texts with `cached`
+ * false (a file's preview: large, and seen once).
  */
-export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  return <div className="markdown">{render(text, !streaming)}</div>;
+export const Markdown = memo(function Markdown({
+  text,
+  streaming = false,
+  cached = true,
+}: {
+  text: string;
+  streaming?: boolean;
+  cached?: boolean;
+}) {
+  return <div className="markdown">{render(text, cached && !streaming)}</div>;
 });
