@@ -47,6 +47,18 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     deleteMemory: async () => {},
     memoryEnabled: async () => true,
     setMemoryEnabled: async () => {},
+    mcpOverview: async () => ({ configPath: "/data/mcp.json", servers: [] }),
+    mcpWatch: async () => {},
+    mcpSaveServer: () => Promise.reject("not in these tests"),
+    mcpRemoveServer: () => Promise.reject("not in these tests"),
+    mcpSetEnabled: () => Promise.reject("not in these tests"),
+    mcpSetToolEnabled: () => Promise.reject("not in these tests"),
+    mcpReconnect: () => Promise.reject("not in these tests"),
+    mcpValidate: () => Promise.reject("not in these tests"),
+    mcpImportJson: () => Promise.reject("not in these tests"),
+    mcpImportClaude: async () => null,
+    mcpResources: async () => [],
+    mcpPrompts: async () => [],
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };
