@@ -82,6 +82,8 @@ export type McpState = {
   editor: EditorState | null;
   paste: PasteState | null;
   importingClaude: boolean;
+  /** Servers the last Claude Desktop import skipped (names taken): the page offers to replace them. */
+  claudeSkipped: string[];
   details: Readonly<Record<string, ServerDetails>>;
 };
 
@@ -96,6 +98,7 @@ export const initialMcpState: McpState = {
   editor: null,
   paste: null,
   importingClaude: false,
+  claudeSkipped: [],
   details: {},
 };
 
@@ -179,7 +182,7 @@ export function createMcpStore(api: McpApi) {
     },
 
     dismissNotice(): void {
-      set({ notice: null });
+      set({ notice: null, claudeSkipped: [] });
     },
 
     async setEnabled(name: string, enabled: boolean): Promise<void> {
@@ -315,19 +318,20 @@ export function createMcpStore(api: McpApi) {
 
     async importClaude(overwrite: boolean): Promise<void> {
       if (state.importingClaude) return;
-      set({ importingClaude: true, notice: null });
+      set({ importingClaude: true, notice: null, claudeSkipped: [] });
       try {
         const report = await api.mcpImportClaude(overwrite);
         if (report !== null && !state.live) answered(await api.mcpOverview());
         set({
           importingClaude: false,
+          claudeSkipped: report?.skipped ?? [],
           notice:
             report === null
               ? { text: "Claude Desktop's config file was not found on this machine; nothing was imported.", tone: "error" }
-              : { text: importSentence(report), tone: report.added.length > 0 ? "ok" : "error" },
+              : { text: importSentence(report, "use “Replace them” to overwrite"), tone: report.added.length > 0 ? "ok" : "error" },
         });
       } catch (err) {
-        set({ importingClaude: false, notice: { text: `Importing from Claude Desktop failed: ${errorText(err)}`, tone: "error" } });
+        set({ importingClaude: false, claudeSkipped: [], notice: { text: `Importing from Claude Desktop failed: ${errorText(err)}`, tone: "error" } });
       }
     },
 

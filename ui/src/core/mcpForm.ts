@@ -357,14 +357,17 @@ export function toolParams(schema: Record<string, unknown>): ToolParam[] {
   return [...out.filter((p) => p.required), ...out.filter((p) => !p.required)];
 }
 
-/** The sentence after an import. */
-export function importSentence(report: ImportReport): string {
+/** The sentence after an import; `replaceHint` says how to overwrite skipped servers. */
+export function importSentence(
+  report: ImportReport,
+  replaceHint = "tick “Replace servers with the same name” to overwrite",
+): string {
   const list = (names: string[]) => names.map((n) => `“${n}”`).join(", ");
   const parts: string[] = [];
   if (report.added.length > 0) parts.push(`Added ${list(report.added)}.`);
   if (report.skipped.length > 0) {
     parts.push(
-      `Skipped ${list(report.skipped)}: a server of that name already exists (tick “Replace servers with the same name” to overwrite).`,
+      `Skipped ${list(report.skipped)}: a server of that name already exists (${replaceHint}).`,
     );
   }
   return parts.length > 0 ? parts.join(" ") : "Nothing was imported.";
