@@ -52,7 +52,6 @@ export function McpManager({ mcp, onClose }: { mcp: McpStore; onClose: () => voi
           {state.overview !== null && (
             <p className="muted small" data-testid="mcp-config-path">
               Saved in <code>{state.overview.configPath}</code>; secrets in the OS keychain.
-              {!state.live && state.overview !== null && " Live status is not connected yet."}
             </p>
           )}
         </div>
@@ -150,7 +149,7 @@ function ServerCard({
   const [confirming, setConfirming] = useState(false);
   const off = s.tools.filter((t) => !t.enabled).length;
   const status = statusView(s.status, off);
-  const where = s.transport === "http" || s.url !== undefined ? (s.url ?? "") : commandLine(s.command ?? "", s.args);
+  const where = s.url ?? (s.command !== undefined ? commandLine(s.command, s.args) : "");
   const values = s.transport === "http" ? s.headers : s.env;
 
   return (
