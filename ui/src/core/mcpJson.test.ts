@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkPastedJson, lineColumn } from "./mcpJson";
+import { checkPastedJson, jsonErrorOffset, lineColumn, syntaxSentence } from "./mcpJson";
 
 const err = (text: string, name = "") => {
   const r = checkPastedJson(text, name);
@@ -52,6 +52,35 @@ describe("checkPastedJson", () => {
     expect(err(`{"a/b": {"command": "x"}}`)).toMatch(/“a\/b”/);
     // A secret reference (what mcp.json holds) is a valid value.
     expect(checkPastedJson(`{"a": {"url": "https://h/mcp", "headers": {"Authorization": {"secret": "mcp/a/header/Authorization"}}}}`, "").ok).toBe(true);
+  });
+
+  it("words WebKit's errors too (the desktop window), which carry no position", () => {
+    expect(syntaxSentence(`{"a": {"command": "x"}`, new SyntaxError("JSON Parse error: Unexpected EOF"))).toMatch(/ends too early/);
+    expect(syntaxSentence(`{"a" 1}`, new SyntaxError("JSON Parse error: Expected ':' before value in object property definition"))).toBe(
+      "This is not valid JSON: Expected ':' before value in object property definition at line 1, column 6.",
+    );
+  });
+
+  it("jsonErrorOffset finds where JSON goes wrong and agrees with JSON.parse on what is valid", () => {
+    const valid = [`{}`, `[]`, ` {"a": [1, -2.5e3, true, false, null, "x\\u00e9\\n"]} `, `"s"`, `0`];
+    for (const t of valid) {
+      expect(() => JSON.parse(t)).not.toThrow();
+      expect(jsonErrorOffset(t), t).toBeNull();
+    }
+    const cases: [string, number][] = [
+      [`{"a" 1}`, 5],
+      [`{"a": 1,}`, 8],
+      [`{\n  "a": tru\n}`, 12],
+      [`[1 2]`, 3],
+      [`{"a": "x}`, 9],
+      [`{"a": 01}`, 7],
+      [`{} x`, 3],
+      [`{'a': 1}`, 1],
+    ];
+    for (const [t, at] of cases) {
+      expect(() => JSON.parse(t), t).toThrow();
+      expect(jsonErrorOffset(t), t).toBe(at);
+    }
   });
 
   it("lineColumn counts from 1", () => {

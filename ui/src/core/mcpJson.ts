@@ -30,8 +30,11 @@ function lineOf(text: string, offset: number): number {
   return lineColumn(text, offset).line;
 }
 
-/** The reason JSON.parse gave, without the engine's position wording, plus line and column. */
-function syntaxSentence(text: string, err: unknown): string {
+/**
+ * The reason JSON.parse gave, without the engine's wording of where, plus line and column when
+ * the engine says (V8 gives a position; WebKit, the desktop window's engine, does not).
+ */
+export function syntaxSentence(text: string, err: unknown): string {
   const raw = err instanceof Error ? err.message : String(err);
   const trailingComma = /,\s*[}\]]/.exec(text);
   if (trailingComma) {
@@ -46,7 +49,7 @@ function syntaxSentence(text: string, err: unknown): string {
     return `Line ${lineOf(text, singleQuoted.index)} uses 'single quotes'; JSON needs "double quotes" around names and text.`;
   }
   const pos = /at position (\d+)/.exec(raw);
-  if (/Unexpected end of JSON input|Unterminated string/i.test(raw) || (pos && Number(pos[1]) >= text.trimEnd().length)) {
+  if (/Unexpected end of JSON input|Unterminated string|Unexpected EOF/i.test(raw) || (pos && Number(pos[1]) >= text.trimEnd().length)) {
     return "The JSON ends too early: a closing }, ] or \" is missing. Check that the whole block was copied.";
   }
   // Newer engines already give "(line L column C)"; older ones only the position.
@@ -54,13 +57,98 @@ function syntaxSentence(text: string, err: unknown): string {
     .replace(/\s*\(line \d+ column \d+\)/, "")
     .replace(/\s*in JSON at position \d+/, "")
     .replace(/^JSON\.parse: /, "")
+    .replace(/^JSON Parse error: /, "")
     .trim();
-  const where = pos ? lineColumn(text, Number(pos[1])) : null;
   const lc = /line (\d+) column (\d+)/.exec(raw);
-  const at = where ?? (lc ? { line: Number(lc[1]), column: Number(lc[2]) } : null);
+  const offset = pos ? Number(pos[1]) : lc ? null : jsonErrorOffset(text);
+  const at = offset !== null ? lineColumn(text, offset) : lc ? { line: Number(lc[1]), column: Number(lc[2]) } : null;
   return at !== null
     ? `This is not valid JSON: ${detail} at line ${at.line}, column ${at.column}.`
     : `This is not valid JSON: ${detail}.`;
+}
+
+/**
+ * Where JSON text first goes wrong (a character offset), or null when it is valid: for engines
+ * whose JSON.parse errors do not say where. A plain recursive-descent scan of RFC 8259.
+ */
+export function jsonErrorOffset(text: string): number | null {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text.charAt(i))) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => {
+    for (const ch of word) if (text.charAt(i++) !== ch) (i--, fail());
+  };
+  const string = () => {
+    i++; // the opening quote
+    for (;;) {
+      if (i >= text.length) fail();
+      const c = text.charCodeAt(i);
+      if (c === 0x22) return void i++;
+      if (c < 0x20) fail();
+      if (c === 0x5c) {
+        i++;
+        const e = text.charAt(i);
+        if (e === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 5;
+        } else if ('"\\/bfnrt'.includes(e) && e !== "") i++;
+        else fail();
+      } else i++;
+    }
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (m === null || m[0] === "" || m[0] === "-") fail();
+    else i += m[0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text.charAt(i);
+    if (c === "{") {
+      i++;
+      ws();
+      if (text.charAt(i) === "}") return void i++;
+      for (;;) {
+        ws();
+        if (text.charAt(i) !== '"') fail();
+        string();
+        ws();
+        if (text.charAt(i) !== ":") fail();
+        i++;
+        value();
+        ws();
+        if (text.charAt(i) === ",") i++;
+        else if (text.charAt(i) === "}") return void i++;
+        else fail();
+      }
+    } else if (c === "[") {
+      i++;
+      ws();
+      if (text.charAt(i) === "]") return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text.charAt(i) === ",") i++;
+        else if (text.charAt(i) === "]") return void i++;
+        else fail();
+      }
+    } else if (c === '"') string();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else number();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : null;
+  } catch (at) {
+    return typeof at === "number" ? at : 0;
+  }
 }
 
 function kindOf(v: unknown): string {

@@ -202,7 +202,7 @@ describe("MCP manager", () => {
     assert.equal(await page.isChecked(`${tid("mcp-row-secret")} >> nth=1`), false);
     await page.click(tid("mcp-save"));
     await page.waitForSelector(card("github"));
-    assert.equal(await page.locator(tid("mcp-form")).count(), 0);
+    await page.waitForSelector(tid("mcp-form"), { state: "detached" });
     const [save] = await calls(page, "mcp_save_server");
     assert.deepEqual(save.args, {
       server: {
@@ -279,7 +279,7 @@ describe("MCP manager", () => {
     await page.click(tid("mcp-paste-import"));
     await page.waitForSelector(card("notes"));
     assert.match(await text(page, tid("mcp-notice")), /Added “fs”, “notes”\./);
-    assert.equal(await page.locator(tid("mcp-paste-form")).count(), 0);
+    await page.waitForSelector(tid("mcp-paste-form"), { state: "detached" });
     assert.match(await text(page, `${card("notes")} ${tid("mcp-value")}`), /^X-Api-Key = ••••••••/);
     assert.ok(!(await page.locator("body").innerText()).includes("k-123"));
     await until(async () => (await page.getAttribute(`${card("fs")} ${tid("mcp-status")}`, "data-state")) === "connected", "fs connected");
@@ -399,7 +399,7 @@ describe("MCP manager", () => {
     await some.page.waitForSelector(card("sqlite"));
     assert.match(await text(some.page, tid("mcp-notice")), /Added “sqlite”\. Skipped “everything”/);
     await some.page.click(tid("mcp-claude-replace"));
-    await until(async () => /Added “everything”/.test(await text(some.page, tid("mcp-notice"))), "replaced");
+    await until(async () => /^Added “sqlite”, “everything”\./.test(await text(some.page, tid("mcp-notice"))), "replaced");
     assert.deepEqual((await calls(some.page, "mcp_import_claude")).map((c) => c.args), [{ overwrite: false }, { overwrite: true }]);
     assert.deepEqual([...none.errors, ...some.errors], []);
   });
