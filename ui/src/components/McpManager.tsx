@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent as ReactKeyboardEvent } from "react";
 import type { ServerView } from "../bindings/ServerView";
 import type { ToolView } from "../bindings/ToolView";
 import type { ValidationReport } from "../bindings/ValidationReport";
@@ -41,9 +41,28 @@ export function McpManager({ mcp, onClose }: { mcp: McpStore; onClose: () => voi
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
 
+  const page = useRef<HTMLDivElement>(null);
+  /** Keeps Tab inside the page while it is open (it is a modal dialog). */
+  function trapTab(e: ReactKeyboardEvent<HTMLDivElement>) {
+    if (e.key !== "Tab" || page.current === null) return;
+    const focusable = [
+      ...page.current.querySelectorAll<HTMLElement>("button, input, textarea, summary, [href], [tabindex]:not([tabindex='-1'])"),
+    ].filter((el) => !el.hasAttribute("disabled") && el.offsetParent !== null);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (first === undefined || last === undefined) return;
+    if (e.shiftKey && (document.activeElement === first || document.activeElement === heading.current)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
   const servers = state.overview?.servers ?? [];
   return (
-    <div className="mcp-page" data-testid="mcp-manager">
+    <div className="mcp-page" data-testid="mcp-manager" ref={page} onKeyDown={trapTab}>
       <header className="mcp-head">
         <div>
           <h2 ref={heading} tabIndex={-1}>
