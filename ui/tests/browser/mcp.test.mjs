@@ -200,6 +200,8 @@ describe("MCP manager", () => {
     await page.fill(`${tid("mcp-row-name")} >> nth=1`, "GITHUB_ORG");
     await page.fill(`${tid("mcp-row-value")} >> nth=1`, "acme");
     assert.equal(await page.isChecked(`${tid("mcp-row-secret")} >> nth=1`), false);
+    await mkdir(join(uiRoot, "test-results"), { recursive: true });
+    await page.screenshot({ path: join(uiRoot, "test-results", "mcp-form.png") });
     await page.click(tid("mcp-save"));
     await page.waitForSelector(card("github"));
     await page.waitForSelector(tid("mcp-form"), { state: "detached" });
