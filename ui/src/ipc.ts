@@ -6,14 +6,20 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { ApprovalDecision } from "./bindings/ApprovalDecision";
 import type { DetectedServer } from "./bindings/DetectedServer";
+import type { ImportReport } from "./bindings/ImportReport";
+import type { McpOverview } from "./bindings/McpOverview";
 import type { Memory } from "./bindings/Memory";
 import type { ProviderSettings } from "./bindings/ProviderSettings";
+import type { PromptInfo } from "./bindings/PromptInfo";
 import type { ProviderStatus } from "./bindings/ProviderStatus";
+import type { ResourceInfo } from "./bindings/ResourceInfo";
 import type { RunEvent } from "./bindings/RunEvent";
+import type { ServerInput } from "./bindings/ServerInput";
 import type { Thread } from "./bindings/Thread";
 import type { ThreadSearchHit } from "./bindings/ThreadSearchHit";
 import type { ThreadSummary } from "./bindings/ThreadSummary";
 import type { ThreadView } from "./bindings/ThreadView";
+import type { ValidationReport } from "./bindings/ValidationReport";
 import type { VisibilityReport } from "./bindings/VisibilityReport";
 import type { Api, ArtifactContent, JobInfo, OutputFile } from "./core/api";
 
@@ -72,4 +78,22 @@ export const ipc: Api = {
     channel.onmessage = () => onChange();
     await invoke<null>("watch_outputs", { threadId, onChange: channel });
   },
+  mcpOverview: () => invoke<McpOverview>("mcp_overview"),
+  mcpWatch: async (onChange: (overview: McpOverview) => void) => {
+    const channel = new Channel<McpOverview>();
+    channel.onmessage = onChange;
+    await invoke<null>("mcp_watch", { onChange: channel });
+  },
+  mcpSaveServer: (server: ServerInput, replace: boolean) => invoke<McpOverview>("mcp_save_server", { server, replace }),
+  mcpRemoveServer: (name: string) => invoke<McpOverview>("mcp_remove_server", { name }),
+  mcpSetEnabled: (name: string, enabled: boolean) => invoke<McpOverview>("mcp_set_enabled", { name, enabled }),
+  mcpSetToolEnabled: (name: string, tool: string, enabled: boolean) =>
+    invoke<McpOverview>("mcp_set_tool_enabled", { name, tool, enabled }),
+  mcpReconnect: (name: string) => invoke<McpOverview>("mcp_reconnect", { name }),
+  mcpValidate: (server: ServerInput) => invoke<ValidationReport>("mcp_validate", { server }),
+  mcpImportJson: (text: string, name: string | null, overwrite: boolean) =>
+    invoke<ImportReport>("mcp_import_json", { text, name, overwrite }),
+  mcpImportClaude: (overwrite: boolean) => invoke<ImportReport | null>("mcp_import_claude", { overwrite }),
+  mcpResources: (name: string) => invoke<ResourceInfo[]>("mcp_resources", { name }),
+  mcpPrompts: (name: string) => invoke<PromptInfo[]>("mcp_prompts", { name }),
 };

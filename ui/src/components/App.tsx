@@ -1,7 +1,9 @@
-import { useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
+import { createMcpStore } from "../core/mcp";
 import { ArtifactsPanel } from "./ArtifactsPanel";
 import { ChatActionsProvider, type ChatActions } from "./chat/chatActions";
 import { ChatPane } from "./ChatPane";
+import { McpManager } from "./McpManager";
 import { ProviderSetup } from "./ProviderSetup";
 import { SettingsDialog } from "./SettingsDialog";
 import { Sidebar } from "./Sidebar";
@@ -17,6 +19,13 @@ export function App() {
   const store = useStore();
   const main = state.screen === "main" && state.loadError === null;
   const actions = useMemo<ChatActions>(() => ({ onOpenFile: (path) => store.openFile(path) }), [store]);
+  // One MCP store for the app's life: its watch channel keeps running in the backend, and
+  // what was typed in the page survives closing it.
+  const mcp = useMemo(() => createMcpStore(store.api), [store]);
+  const closeMcp = useCallback(() => {
+    store.closeMcp();
+    document.querySelector<HTMLElement>('[data-testid="open-mcp"]')?.focus();
+  }, [store]);
 
   useEffect(() => {
     if (!main) return;
@@ -66,6 +75,11 @@ export function App() {
         <ChatPane />
       </ChatActionsProvider>
       {panelThread !== null && <ArtifactsPanel key={panelThread} threadId={panelThread} />}
+      {state.mcpOpen && (
+        <div className="overlay" role="dialog" aria-modal="true" aria-label="MCP servers">
+          <McpManager mcp={mcp} onClose={closeMcp} />
+        </div>
+      )}
       {state.settingsOpen && (
         <div className="overlay" role="dialog" aria-modal="true" aria-label="Settings">
           <SettingsDialog />

@@ -4,7 +4,7 @@ import type { ThreadSummary } from "../bindings/ThreadSummary";
 import { errorText } from "../core/api";
 import { isThreadRunning } from "../core/store";
 import { searchRows, type SearchRow } from "../core/threads";
-import { GearIcon, PencilIcon, PlusIcon, TrashIcon } from "./icons";
+import { GearIcon, PencilIcon, PlugIcon, PlusIcon, TrashIcon } from "./icons";
 import { useAppState, useStore } from "./storeContext";
 
 export function Sidebar() {
@@ -22,16 +22,28 @@ export function Sidebar() {
     <aside className="sidebar" aria-label="Threads">
       <div className="sidebar-head">
         <span className="brand">Workbench</span>
-        <button
-          type="button"
-          className="icon-btn"
-          data-testid="open-settings"
-          aria-label="Settings"
-          title="Settings"
-          onClick={() => store.openSettings()}
-        >
-          <GearIcon />
-        </button>
+        <span className="sidebar-head-actions">
+          <button
+            type="button"
+            className="icon-btn"
+            data-testid="open-mcp"
+            aria-label="MCP servers"
+            title="MCP servers"
+            onClick={() => store.openMcp()}
+          >
+            <PlugIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-btn"
+            data-testid="open-settings"
+            aria-label="Settings"
+            title="Settings"
+            onClick={() => store.openSettings()}
+          >
+            <GearIcon />
+          </button>
+        </span>
       </div>
       <button
         type="button"

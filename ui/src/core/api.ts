@@ -4,14 +4,20 @@
  */
 import type { ApprovalDecision } from "../bindings/ApprovalDecision";
 import type { DetectedServer } from "../bindings/DetectedServer";
+import type { ImportReport } from "../bindings/ImportReport";
+import type { McpOverview } from "../bindings/McpOverview";
 import type { Memory } from "../bindings/Memory";
 import type { ProviderSettings } from "../bindings/ProviderSettings";
+import type { PromptInfo } from "../bindings/PromptInfo";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
+import type { ResourceInfo } from "../bindings/ResourceInfo";
 import type { RunEvent } from "../bindings/RunEvent";
+import type { ServerInput } from "../bindings/ServerInput";
 import type { Thread } from "../bindings/Thread";
 import type { ThreadSearchHit } from "../bindings/ThreadSearchHit";
 import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { ThreadView } from "../bindings/ThreadView";
+import type { ValidationReport } from "../bindings/ValidationReport";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 
 /** A background shell job of a thread (`bash` with `background: true`). */
@@ -103,6 +109,28 @@ export interface Api {
    * files there change. `threadId` null stops watching.
    */
   watchOutputs(threadId: string | null, onChange: () => void): Promise<void>;
+  /** Every configured MCP server with its status and tools. */
+  mcpOverview(): Promise<McpOverview>;
+  /** Sends the overview on `onChange` now and after every change (status, config, tools). */
+  mcpWatch(onChange: (overview: McpOverview) => void): Promise<void>;
+  /** Adds a server (`replace` false) or edits the one of that name; resolves with the new overview. */
+  mcpSaveServer(server: ServerInput, replace: boolean): Promise<McpOverview>;
+  /** Removes a server and its keychain entries. */
+  mcpRemoveServer(name: string): Promise<McpOverview>;
+  mcpSetEnabled(name: string, enabled: boolean): Promise<McpOverview>;
+  /** Switches one tool (the server's own name for it) on or off. */
+  mcpSetToolEnabled(name: string, tool: string, enabled: boolean): Promise<McpOverview>;
+  mcpReconnect(name: string): Promise<McpOverview>;
+  /** Connects and lists tools without saving; failures are in the report, not a rejection. */
+  mcpValidate(server: ServerInput): Promise<ValidationReport>;
+  /** Imports pasted JSON; `name` names a single pasted entry. */
+  mcpImportJson(text: string, name: string | null, overwrite: boolean): Promise<ImportReport>;
+  /** Imports Claude Desktop's servers; null when its config is not on this machine. */
+  mcpImportClaude(overwrite: boolean): Promise<ImportReport | null>;
+  /** A connected server's resources (read-only). */
+  mcpResources(name: string): Promise<ResourceInfo[]>;
+  /** A connected server's prompts (read-only). */
+  mcpPrompts(name: string): Promise<PromptInfo[]>;
 }
 
 /** The sentence to show for a rejected command. The backend rejects with plain strings. */

@@ -51,6 +51,18 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     readArtifact: async () => Promise.reject("not in these tests"),
     openArtifact: async () => {},
     watchOutputs: async () => {},
+    mcpOverview: async () => ({ configPath: "/data/mcp.json", servers: [] }),
+    mcpWatch: async () => {},
+    mcpSaveServer: () => Promise.reject("not in these tests"),
+    mcpRemoveServer: () => Promise.reject("not in these tests"),
+    mcpSetEnabled: () => Promise.reject("not in these tests"),
+    mcpSetToolEnabled: () => Promise.reject("not in these tests"),
+    mcpReconnect: () => Promise.reject("not in these tests"),
+    mcpValidate: () => Promise.reject("not in these tests"),
+    mcpImportJson: () => Promise.reject("not in these tests"),
+    mcpImportClaude: async () => null,
+    mcpResources: async () => [],
+    mcpPrompts: async () => [],
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };

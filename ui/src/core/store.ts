@@ -28,6 +28,8 @@ export type AppState = {
   screen: Screen;
   /** Settings opened from the main view (the setup screen is `screen: "setup"`). */
   settingsOpen: boolean;
+  /** The MCP manager page is open. */
+  mcpOpen: boolean;
   provider: ProviderStatus | null;
   /** Startup failed: the sentence, with a retry offered. */
   loadError: string | null;
@@ -69,6 +71,7 @@ export type AppState = {
 export const initialState: AppState = {
   screen: "loading",
   settingsOpen: false,
+  mcpOpen: false,
   provider: null,
   loadError: null,
   threads: [],
@@ -329,6 +332,12 @@ export function createStore(api: Api) {
     },
     closeSettings(): void {
       set({ settingsOpen: false });
+    },
+    openMcp(): void {
+      set({ mcpOpen: true, settingsOpen: false });
+    },
+    closeMcp(): void {
+      set({ mcpOpen: false });
     },
 
     /** Saves the provider. Resolves with the error sentence, or null on success. */

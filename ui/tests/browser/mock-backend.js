@@ -60,6 +60,15 @@
       files: {},
       /** Reject open_artifact with this sentence. */
       openError: null,
+       * MCP servers. `overview` is the McpOverview the page starts from. A server saved or
+       * imported here goes "connecting", then after connectDelayMs (null: never) "connected"
+       * with `toolsFor[name]` (default: none). `validate` is the ValidationReport mcp_validate
+       * answers after validateDelayMs. `claude` is Claude Desktop's mcpServers map (null: no
+       * config file). `resources` / `prompts` map a server name to its lists. `errors` maps a
+       * command name (e.g. "mcp_save_server") to the sentence it rejects with.
+       * Tests push live changes with window.__mock.mcpSetStatus(name, status[, tools]).
+       */
+      mcp: {},
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -111,6 +120,139 @@
     state.messages.set(t.id, (t.messages || []).map((m) => message(t.id, m)));
   }
   window.__mock = state;
+
+  // ---- MCP servers ------------------------------------------------------------------------
+  const mcpCfg = Object.assign(
+    {
+      overview: { configPath: "/home/me/.local/share/workbench/mcp.json", servers: [] },
+      toolsFor: {},
+      connectDelayMs: 300,
+      validate: { ok: true, stderr: [], tools: [], elapsedMs: 42 },
+      validateDelayMs: 150,
+      claude: null,
+      resources: {},
+      prompts: {},
+      errors: {},
+    },
+    cfg.mcp || {},
+  );
+  const SECRET_PARTS = ["AUTHORIZATION", "KEY", "TOKEN", "SECRET", "PASS", "CREDENTIAL", "COOKIE"];
+  const looksSecret = (n) => SECRET_PARTS.some((p) => n.toUpperCase().includes(p));
+  const mcpState = {
+    overview: JSON.parse(JSON.stringify(mcpCfg.overview)),
+    watchers: [], // channel ids
+    // What a value-less secret stands for, so edits can keep it (the keychain, in the real app).
+    secrets: {},
+    gens: {},
+  };
+  state.mcp = mcpState;
+  const qualify = (server, tool) => `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  function mcpEmit() {
+    for (const id of mcpState.watchers) {
+      const cb = callbacks.get(id);
+      if (cb) cb({ index: (mcpState.seq = (mcpState.seq || 0) + 1) - 1, message: clone(mcpState.overview) });
+    }
+  }
+  function mcpServer(name) {
+    const s = mcpState.overview.servers.find((x) => x.name === name);
+    if (!s) throw `there is no MCP server named \`${name}\``;
+    return s;
+  }
+  function toolViews(name, tools, disabled) {
+    return tools.map((t) => ({ ...t, qualifiedName: qualify(name, t.name), enabled: !disabled.includes(t.name) }));
+  }
+  function connectLater(name) {
+    if (mcpCfg.connectDelayMs === null) return;
+    // A newer start of the same server wins over an older one still waiting.
+    const gen = (mcpState.gens[name] = (mcpState.gens[name] || 0) + 1);
+    setTimeout(() => {
+      const now = mcpState.overview.servers.find((x) => x.name === name);
+      if (!now || mcpState.gens[name] !== gen || !now.enabled) return;
+      const tools = mcpCfg.toolsFor[name] || [];
+      now.status = { state: "connected", toolCount: tools.length };
+      now.tools = toolViews(name, tools, now.disabledTools);
+      mcpEmit();
+    }, mcpCfg.connectDelayMs);
+  }
+  /** A ServerView from a form's ServerInput; `old` supplies values left out (kept secrets). */
+  function viewFromInput(input, old) {
+    const values = (list, oldList) =>
+      list.map((v) => {
+        const secret = v.secret ?? looksSecret(v.name);
+        const kept = (oldList || []).find((o) => o.name === v.name);
+        if (v.value === undefined && !kept) throw `\`${v.name}\` has no value (and none is stored yet)`;
+        if (secret) {
+          if (v.value !== undefined) mcpState.secrets[`${input.name}/${v.name}`] = v.value;
+          return { name: v.name, secret: true };
+        }
+        return { name: v.name, value: v.value ?? kept.value ?? mcpState.secrets[`${input.name}/${v.name}`], secret: false };
+      });
+    const t = input.transport;
+    const enabled = input.enabled ?? true;
+    return {
+      name: input.name.trim(),
+      transport: t.kind,
+      ...(t.kind === "stdio" ? { command: t.command, ...(t.cwd ? { cwd: t.cwd } : {}) } : { url: t.url }),
+      args: t.kind === "stdio" ? t.args : [],
+      env: t.kind === "stdio" ? values(t.env, old && old.env) : [],
+      headers: t.kind === "http" ? values(t.headers, old && old.headers) : [],
+      enabled,
+      startupTimeoutSecs: input.startupTimeoutSecs ?? 30,
+      callTimeoutSecs: input.callTimeoutSecs ?? 60,
+      status: enabled ? { state: "connecting" } : { state: "disabled" },
+      tools: [],
+      disabledTools: input.disabledTools || [],
+    };
+  }
+  /** A ServerView from an imported mcpServers entry (plain values named like secrets go to the keychain). */
+  function viewFromEntry(name, e) {
+    const values = (map) =>
+      Object.entries(map || {}).map(([k, v]) =>
+        typeof v === "object" || looksSecret(k) ? { name: k, secret: true } : { name: k, value: v, secret: false },
+      );
+    const http = e.url !== undefined;
+    const enabled = e.enabled ?? true;
+    return {
+      name,
+      transport: http ? "http" : "stdio",
+      ...(http ? { url: e.url } : { command: e.command }),
+      args: e.args || [],
+      env: values(e.env),
+      headers: values(e.headers),
+      enabled,
+      startupTimeoutSecs: 30,
+      callTimeoutSecs: 60,
+      status: enabled ? { state: "connecting" } : { state: "disabled" },
+      tools: [],
+      disabledTools: e.disabledTools || [],
+    };
+  }
+  function mcpImport(servers, overwrite) {
+    const report = { added: [], skipped: [] };
+    for (const [name, entry] of Object.entries(servers)) {
+      const at = mcpState.overview.servers.findIndex((x) => x.name === name);
+      if (at >= 0 && !overwrite) {
+        report.skipped.push(name);
+        continue;
+      }
+      const view = viewFromEntry(name, entry);
+      if (at >= 0) mcpState.overview.servers[at] = view;
+      else mcpState.overview.servers.push(view);
+      report.added.push(name);
+      connectLater(name);
+    }
+    mcpState.overview.servers.sort((a, b) => a.name.localeCompare(b.name));
+    mcpEmit();
+    return report;
+  }
+  /** Lets a test change a server's status (and tools) as the backend would, then tells watchers. */
+  state.mcpSetStatus = (name, status, tools) => {
+    const s = mcpServer(name);
+    s.status = status;
+    if (tools) s.tools = toolViews(name, tools, s.disabledTools);
+    else if (status.state !== "connected") s.tools = [];
+    mcpEmit();
+  };
 
   function message(threadId, m) {
     return Object.assign(
@@ -503,6 +645,83 @@
       if (threadId !== null) thread(threadId);
       state.watch = threadId === null ? null : { threadId, channelId: onChange.id, index: 0 };
       return null;
+    mcp_overview: () => mcpState.overview,
+    mcp_watch: ({ onChange }) => {
+      mcpState.watchers.push(onChange.id);
+      // Like the backend: the current overview at once, then one after every change.
+      setTimeout(() => {
+        const cb = callbacks.get(onChange.id);
+        if (cb) cb({ index: (mcpState.seq = (mcpState.seq || 0) + 1) - 1, message: clone(mcpState.overview) });
+      }, 0);
+      return null;
+    },
+    mcp_save_server: ({ server, replace }) => {
+      const at = mcpState.overview.servers.findIndex((x) => x.name === server.name.trim());
+      if (at >= 0 && !replace) throw `a server named \`${server.name}\` already exists; edit it or pick another name`;
+      const view = viewFromInput(server, at >= 0 ? mcpState.overview.servers[at] : null);
+      if (at >= 0) mcpState.overview.servers[at] = view;
+      else mcpState.overview.servers.push(view);
+      mcpState.overview.servers.sort((a, b) => a.name.localeCompare(b.name));
+      connectLater(view.name);
+      mcpEmit();
+      return mcpState.overview;
+    },
+    mcp_remove_server: ({ name }) => {
+      mcpServer(name);
+      mcpState.overview.servers = mcpState.overview.servers.filter((x) => x.name !== name);
+      mcpEmit();
+      return mcpState.overview;
+    },
+    mcp_set_enabled: ({ name, enabled }) => {
+      const s = mcpServer(name);
+      s.enabled = enabled;
+      s.tools = [];
+      s.status = enabled ? { state: "connecting" } : { state: "disabled" };
+      if (enabled) connectLater(name);
+      mcpEmit();
+      return mcpState.overview;
+    },
+    mcp_set_tool_enabled: ({ name, tool, enabled }) => {
+      const s = mcpServer(name);
+      s.disabledTools = enabled ? s.disabledTools.filter((t) => t !== tool) : [...s.disabledTools.filter((t) => t !== tool), tool];
+      s.tools = s.tools.map((t) => (t.name === tool ? { ...t, enabled } : t));
+      mcpEmit();
+      return mcpState.overview;
+    },
+    mcp_reconnect: ({ name }) => {
+      const s = mcpServer(name);
+      if (s.status.state === "connected") mcpCfg.toolsFor[name] = mcpCfg.toolsFor[name] || s.tools.map(({ qualifiedName: _q, enabled: _e, ...t }) => t);
+      s.status = { state: "connecting" };
+      s.tools = [];
+      connectLater(name);
+      mcpEmit();
+      return mcpState.overview;
+    },
+    mcp_validate: async ({ server }) => {
+      void server;
+      await sleep(mcpCfg.validateDelayMs);
+      return mcpCfg.validate;
+    },
+    mcp_import_json: ({ text, name, overwrite }) => {
+      let v;
+      try {
+        v = JSON.parse(text);
+      } catch (e) {
+        throw `not JSON: ${e.message}`;
+      }
+      const servers = v.mcpServers ? v.mcpServers : v.command !== undefined || v.url !== undefined ? { [name]: v } : v;
+      return mcpImport(servers, overwrite);
+    },
+    mcp_import_claude: ({ overwrite }) => (mcpCfg.claude === null ? null : mcpImport(mcpCfg.claude, overwrite)),
+    mcp_resources: ({ name }) => {
+      const s = mcpServer(name);
+      if (s.status.state !== "connected") throw `the MCP server \`${name}\` is not connected (${s.status.state})`;
+      return mcpCfg.resources[name] || [];
+    },
+    mcp_prompts: ({ name }) => {
+      const s = mcpServer(name);
+      if (s.status.state !== "connected") throw `the MCP server \`${name}\` is not connected (${s.status.state})`;
+      return mcpCfg.prompts[name] || [];
     },
     cancel_run: ({ threadId }) => {
       const ctl = state.running.get(threadId);
@@ -537,6 +756,10 @@
       state.calls.push({ cmd, args: shown });
       const handler = commands[cmd];
       if (!handler) throw `Unknown command ${cmd}`;
+      if (mcpCfg.errors[cmd]) {
+        await sleep(5);
+        throw mcpCfg.errors[cmd];
+      }
       await sleep(5);
       return clone(await handler(args || {}));
     },
