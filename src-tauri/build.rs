@@ -26,6 +26,7 @@ const COMMANDS: &[&str] = &[
     "list_outputs",
     "read_artifact",
     "open_artifact",
+    "save_artifact_as",
     "watch_outputs",
     "thread_mounts",
     "set_thread_mounts",

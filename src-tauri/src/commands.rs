@@ -287,6 +287,18 @@ pub async fn open_artifact(app: AppState<'_>, thread_id: String, path: String) -
     crate::open_folder::open_in_file_manager(&host)
 }
 
+/// Saves a copy of a thread's file to a host path the user chose in a save dialog; resolves
+/// with the bytes written.
+#[tauri::command]
+pub async fn save_artifact_as(
+    app: AppState<'_>,
+    thread_id: String,
+    path: String,
+    dest: std::path::PathBuf,
+) -> CmdResult<u64> {
+    off_thread(&app, move |a| a.save_artifact_as(&thread_id, &path, &dest)).await
+}
+
 /// The one outputs watch the artifacts panel keeps (it shows one thread at a time).
 #[derive(Default)]
 pub struct PanelWatch(pub std::sync::Mutex<Option<workbench_app::artifacts::OutputsWatch>>);

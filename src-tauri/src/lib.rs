@@ -53,6 +53,7 @@ pub fn run() {
             commands::list_outputs,
             commands::read_artifact,
             commands::open_artifact,
+            commands::save_artifact_as,
             commands::watch_outputs,
             commands::thread_mounts,
             commands::set_thread_mounts,

@@ -169,6 +169,57 @@ impl App {
         Ok(host.join(&vp.rel))
     }
 
+    /// Saves a copy of a thread's file (a virtual path) to `dest`, a host path the user chose
+    /// in a save dialog; returns the bytes written. The copy is written beside `dest` first and
+    /// renamed over it, so a failure never leaves a half-written file where `dest` was.
+    pub fn save_artifact_as(
+        &self,
+        thread_id: &str,
+        path: &str,
+        dest: &Path,
+    ) -> Result<u64, AppError> {
+        self.store.get_thread(thread_id)?;
+        let roots = self.thread_roots(thread_id, None)?;
+        let vfs = VirtualFs::open(&roots);
+        let vp = vfs
+            .resolve(path)
+            .map_err(|e| AppError::Invalid(e.to_string()))?;
+        let (mut source, _) = vfs
+            .open_file(&vp)
+            .map_err(|e| AppError::Invalid(e.to_string()))?;
+        if dest.is_dir() {
+            return Err(AppError::Invalid(format!(
+                "{} is a folder; choose a file name to save {} as",
+                dest.display(),
+                vp.virt
+            )));
+        }
+        let (dir, name) = match (dest.parent(), dest.file_name()) {
+            (Some(d), Some(n)) if !d.as_os_str().is_empty() => (d, n),
+            _ => {
+                return Err(AppError::Invalid(format!(
+                    "{} is not a file path to save to",
+                    dest.display()
+                )))
+            }
+        };
+        let save_err = |e: std::io::Error| {
+            AppError::Invalid(format!("could not save {} to {}: {e}", vp.virt, dest.display()))
+        };
+        let partial = dir.join(format!(".{}.workbench-partial", name.to_string_lossy()));
+        let copied = (|| {
+            let mut out = std::fs::File::create(&partial)?;
+            let n = std::io::copy(&mut source, &mut out)?;
+            out.sync_all()?;
+            std::fs::rename(&partial, dest)?;
+            Ok(n)
+        })();
+        if copied.is_err() {
+            let _ = std::fs::remove_file(&partial);
+        }
+        copied.map_err(save_err)
+    }
+
     /// Calls `changed` (on a watcher thread) shortly after files in the thread's outputs
     /// change, until the returned watch is dropped.
     pub fn watch_outputs(

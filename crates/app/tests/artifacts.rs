@@ -108,3 +108,61 @@ fn the_watch_reports_a_new_file_and_stops_when_dropped() {
         "a dropped watch stays quiet"
     );
 }
+
+#[test]
+fn save_as_copies_the_file_and_refuses_what_it_cannot_do_without_touching_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = open_app(&dir);
+    let t = app.create_thread(None).unwrap();
+    let outputs = dir.path().join("threads").join(&t.id).join("outputs");
+    std::fs::create_dir_all(&outputs).unwrap();
+    let body: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(outputs.join("data.bin"), &body).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+
+    // A new file, then over an existing one: the copy is whole and nothing partial is left.
+    let dest = elsewhere.path().join("copy.bin");
+    let n = app
+        .save_artifact_as(&t.id, "/mnt/user-data/outputs/data.bin", &dest)
+        .unwrap();
+    assert_eq!(n, body.len() as u64);
+    assert_eq!(std::fs::read(&dest).unwrap(), body);
+    std::fs::write(&dest, "older").unwrap();
+    app.save_artifact_as(&t.id, "/mnt/user-data/outputs/data.bin", &dest)
+        .unwrap();
+    assert_eq!(std::fs::read(&dest).unwrap(), body);
+    let names: Vec<String> = std::fs::read_dir(elsewhere.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["copy.bin"]);
+
+    // A missing source, a path outside the thread, a folder as the target: a sentence each,
+    // and the existing target is untouched.
+    std::fs::write(&dest, "keep me").unwrap();
+    let missing = app
+        .save_artifact_as(&t.id, "/mnt/user-data/outputs/nope.md", &dest)
+        .unwrap_err()
+        .to_string();
+    assert!(missing.contains("nope.md"), "{missing}");
+    let outside = app
+        .save_artifact_as(&t.id, "/etc/passwd", &dest)
+        .unwrap_err()
+        .to_string();
+    assert!(outside.contains("/etc/passwd"), "{outside}");
+    let folder = app
+        .save_artifact_as(&t.id, "/mnt/user-data/outputs/data.bin", elsewhere.path())
+        .unwrap_err()
+        .to_string();
+    assert!(folder.contains("is a folder"), "{folder}");
+    assert_eq!(std::fs::read_to_string(&dest).unwrap(), "keep me");
+
+    // A target folder that does not exist: the error names it, nothing is created.
+    let gone = elsewhere.path().join("no-such-dir").join("x.bin");
+    let err = app
+        .save_artifact_as(&t.id, "/mnt/user-data/outputs/data.bin", &gone)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("could not save"), "{err}");
+    assert!(!elsewhere.path().join("no-such-dir").exists());
+}
