@@ -63,6 +63,18 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     mcpImportClaude: async () => null,
     mcpResources: async () => [],
     mcpPrompts: async () => [],
+    threadMounts: async () => [],
+    setThreadMounts: async (_id, mounts) => mounts,
+    threadFolders: async () => [],
+    uploadFiles: async (_id, paths) => paths.map((p) => `/mnt/user-data/uploads/${p.split("/").pop() ?? p}`),
+    openThreadFolder: async () => {},
+    pickFolder: async () => null,
+    pickFiles: async () => [],
+    onFileDrop: async () => () => {},
+    approvalPolicy: async () => ({ tools: {}, groups: {} }),
+    setApprovalPolicy: async () => {},
+    shellSettings: async () => ({ allow_network: false, allow_unconfined: false, confinement: null }),
+    setShellSettings: async () => {},
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };
