@@ -455,3 +455,17 @@ describe("artifacts panel", () => {
     expect(await s.openArtifact("t1", `${OUT}/a.xyz`)).toBe("no app opens .xyz files");
   });
 });
+
+describe("uploads in the composer", () => {
+  it("mentionFiles adds the uploaded paths to that thread's draft only, once each", async () => {
+    const s = createStore(fakeApi());
+    await s.init();
+    await s.openThread("t1");
+    s.setDraft("Read this");
+    s.mentionFiles("t1", ["/mnt/user-data/uploads/a.pdf"]);
+    s.mentionFiles("t1", ["/mnt/user-data/uploads/a.pdf", "/mnt/user-data/uploads/b.csv"]);
+    s.mentionFiles("t2", ["/mnt/user-data/uploads/c.txt"]);
+    expect(draftOf(s.getState())).toBe("Read this\n/mnt/user-data/uploads/a.pdf\n/mnt/user-data/uploads/b.csv\n");
+    expect(s.getState().drafts.t2).toBe("/mnt/user-data/uploads/c.txt\n");
+  });
+});
