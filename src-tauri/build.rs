@@ -50,6 +50,8 @@ const COMMANDS: &[&str] = &[
     "delete_memory",
     "memory_enabled",
     "set_memory_enabled",
+    "shell_settings",
+    "set_shell_settings",
 ];
 
 fn main() {

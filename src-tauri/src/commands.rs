@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tauri::ipc::Channel;
 use tauri::State;
 use workbench_app::artifacts::{ArtifactContent, OutputFile};
+use workbench_app::ShellSettings;
 use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
 use workbench_core::agent::{EventSink, RunEvent};
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
@@ -486,4 +487,31 @@ pub async fn memory_enabled(app: AppState<'_>) -> CmdResult<bool> {
 #[tauri::command]
 pub async fn set_memory_enabled(app: AppState<'_>, enabled: bool) -> CmdResult<()> {
     off_thread(&app, move |a| a.set_memory_enabled(enabled)).await
+}
+
+/// The shell's switches as Settings -> Permissions shows them, with the confinement this
+/// machine gives the shell (None: no OS confinement here).
+#[derive(serde::Serialize)]
+pub struct ShellSettingsView {
+    #[serde(flatten)]
+    settings: ShellSettings,
+    confinement: Option<String>,
+}
+
+/// The shell's network and unconfined switches (both off by default).
+#[tauri::command]
+pub async fn shell_settings(app: AppState<'_>) -> CmdResult<ShellSettingsView> {
+    off_thread(&app, |a| {
+        Ok(ShellSettingsView {
+            settings: a.shell_settings()?,
+            confinement: a.shell_confinement(),
+        })
+    })
+    .await
+}
+
+/// Saves the shell's switches; each thread's next run gets a shell made with them.
+#[tauri::command]
+pub async fn set_shell_settings(app: AppState<'_>, settings: ShellSettings) -> CmdResult<()> {
+    off_thread(&app, move |a| a.set_shell_settings(settings)).await
 }

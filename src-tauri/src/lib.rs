@@ -30,6 +30,8 @@ pub fn run() {
     let result = tauri::Builder::default()
         .manage(app)
         .manage(commands::PanelWatch::default())
+        // The system folder and file pickers: Open folder (mounts) and attach files.
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(tauri::generate_handler![
             commands::provider_status,
             commands::detect_local_servers,
@@ -77,6 +79,8 @@ pub fn run() {
             commands::delete_memory,
             commands::memory_enabled,
             commands::set_memory_enabled,
+            commands::shell_settings,
+            commands::set_shell_settings,
         ])
         .run(tauri::generate_context!());
     shutdown.cancel_all();

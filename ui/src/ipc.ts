@@ -4,7 +4,10 @@
  * with a plain string meant for the user; `errorText` turns whatever arrives into one.
  */
 import { Channel, invoke } from "@tauri-apps/api/core";
+import { getCurrentWebview } from "@tauri-apps/api/webview";
+import { open as openDialog } from "@tauri-apps/plugin-dialog";
 import type { ApprovalDecision } from "./bindings/ApprovalDecision";
+import type { ApprovalPolicy } from "./bindings/ApprovalPolicy";
 import type { DetectedServer } from "./bindings/DetectedServer";
 import type { ImportReport } from "./bindings/ImportReport";
 import type { McpOverview } from "./bindings/McpOverview";
@@ -22,6 +25,7 @@ import type { ThreadView } from "./bindings/ThreadView";
 import type { ValidationReport } from "./bindings/ValidationReport";
 import type { VisibilityReport } from "./bindings/VisibilityReport";
 import type { Api, ArtifactContent, JobInfo, OutputFile } from "./core/api";
+import type { MountSpec, ShellSettings, ShellSettingsView, ThreadFolder } from "./core/api";
 
 export const ipc: Api = {
   providerStatus: () => invoke<ProviderStatus>("provider_status"),
@@ -96,4 +100,34 @@ export const ipc: Api = {
   mcpImportClaude: (overwrite: boolean) => invoke<ImportReport | null>("mcp_import_claude", { overwrite }),
   mcpResources: (name: string) => invoke<ResourceInfo[]>("mcp_resources", { name }),
   mcpPrompts: (name: string) => invoke<PromptInfo[]>("mcp_prompts", { name }),
+  threadMounts: (threadId: string) => invoke<MountSpec[]>("thread_mounts", { threadId }),
+  setThreadMounts: (threadId: string, mounts: MountSpec[]) =>
+    invoke<MountSpec[]>("set_thread_mounts", { threadId, mounts }),
+  threadFolders: (threadId: string) => invoke<ThreadFolder[]>("thread_folders", { threadId }),
+  uploadFiles: (threadId: string, paths: string[]) => invoke<string[]>("upload_files", { threadId, paths }),
+  openThreadFolder: async (threadId: string) => {
+    await invoke<null>("open_thread_folder", { threadId });
+  },
+  pickFolder: async (title: string) => {
+    const picked = await openDialog({ directory: true, multiple: false, title });
+    return typeof picked === "string" ? picked : null;
+  },
+  pickFiles: async (title: string) => {
+    const picked = await openDialog({ directory: false, multiple: true, title });
+    if (picked === null) return [];
+    return Array.isArray(picked) ? picked : [picked];
+  },
+  onFileDrop: (handler) =>
+    getCurrentWebview().onDragDropEvent((event) => {
+      const p = event.payload;
+      handler(p.type === "enter" || p.type === "drop" ? { type: p.type, paths: p.paths } : { type: p.type });
+    }),
+  approvalPolicy: () => invoke<ApprovalPolicy>("approval_policy"),
+  setApprovalPolicy: async (policy: ApprovalPolicy) => {
+    await invoke<null>("set_approval_policy", { policy });
+  },
+  shellSettings: () => invoke<ShellSettingsView>("shell_settings"),
+  setShellSettings: async (settings: ShellSettings) => {
+    await invoke<null>("set_shell_settings", { settings });
+  },
 };

@@ -18,10 +18,12 @@ pub const SHELL_NETWORK_SETTING: &str = "shell.allow_network";
 /// Settings key: run the shell unconfined where the OS offers no confinement (default off).
 pub const SHELL_UNCONFINED_SETTING: &str = "shell.allow_unconfined";
 
-/// What the user set for the shell.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What the user set for the shell (Settings -> Permissions).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ShellSettings {
+    /// Commands may open network connections.
     pub allow_network: bool,
+    /// Where the OS offers no confinement, `bash` runs unconfined instead of being hidden.
     pub allow_unconfined: bool,
 }
 

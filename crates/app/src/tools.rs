@@ -237,6 +237,12 @@ impl App {
         })
     }
 
+    /// The OS confinement the shell gets on this machine (`landlock+seccomp-net`), or None
+    /// where there is none (then `bash` is hidden unless unconfined runs are allowed).
+    pub fn shell_confinement(&self) -> Option<String> {
+        self.shells.policy(ShellSettings::default()).confinement
+    }
+
     /// Saves the shell settings; the next run of each thread gets a shell made with them.
     pub fn set_shell_settings(&self, settings: ShellSettings) -> Result<(), AppError> {
         self.store

@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { draftOf, isThreadRunning } from "../core/store";
 import { MessageList } from "./chat/MessageList";
-import { FilesIcon, WrenchIcon } from "./icons";
+import { FilesIcon, FolderIcon, WrenchIcon } from "./icons";
+import { FoldersPanel } from "./FoldersPanel";
+import { AttachButton, DropOverlay, UploadStatus, useUploads } from "./Uploads";
+import type { UploadsStore } from "../core/uploads";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
 import { TodoPanel } from "./TodoPanel";
@@ -16,6 +19,13 @@ export function ChatPane() {
   const runError = state.activeThreadId !== null ? state.runErrors[state.activeThreadId] : undefined;
   const runNotice = state.activeThreadId !== null ? state.runNotices[state.activeThreadId] : undefined;
   const [toolsOpen, setToolsOpen] = useState(false);
+  const [foldersOpen, setFoldersOpen] = useState(false);
+  const foldersButton = useRef<HTMLButtonElement>(null);
+  const closeFolders = useCallback(() => {
+    setFoldersOpen(false);
+    foldersButton.current?.focus();
+  }, []);
+  const uploads = useUploads();
   const presentedCount = state.threadState?.artifacts.length ?? 0;
   const toolsButton = useRef<HTMLButtonElement>(null);
   const closeTools = useCallback(() => {
@@ -75,8 +85,25 @@ export function ChatPane() {
             </span>
           )}
         </button>
+        <button
+          type="button"
+          ref={foldersButton}
+          className="btn small-btn head-btn"
+          data-testid="open-folders"
+          aria-haspopup="dialog"
+          aria-expanded={foldersOpen}
+          disabled={state.activeThreadId === null}
+          title="The conversation's folders, and folders you give the agent"
+          onClick={() => setFoldersOpen(true)}
+        >
+          <FolderIcon /> Folders
+        </button>
       </header>
       {toolsOpen && <ToolsInspector threadId={state.activeThreadId} onClose={closeTools} />}
+      {foldersOpen && state.activeThreadId !== null && (
+        <FoldersPanel key={`folders-${state.activeThreadId}`} threadId={state.activeThreadId} onClose={closeFolders} />
+      )}
+      <DropOverlay uploads={uploads} />
       <MessageList
         messages={state.messages}
         running={running}
@@ -101,12 +128,13 @@ export function ChatPane() {
       <JobsBar />
       <ApprovalPrompt />
       <TodoPanel />
-      <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} />
+      <UploadStatus uploads={uploads} threadId={state.activeThreadId} />
+      <Composer key={state.activeThreadId ?? ""} draft={draftOf(state)} running={running} uploads={uploads} />
     </main>
   );
 }
 
-function Composer({ draft, running }: { draft: string; running: boolean }) {
+function Composer({ draft, running, uploads }: { draft: string; running: boolean; uploads: UploadsStore }) {
   const store = useStore();
   const ref = useRef<HTMLTextAreaElement>(null);
   const canSend = draft.trim() !== "" && !running;
@@ -140,6 +168,7 @@ function Composer({ draft, running }: { draft: string; running: boolean }) {
         submit();
       }}
     >
+      <AttachButton uploads={uploads} />
       <label htmlFor="composer-input" className="visually-hidden">
         Message
       </label>

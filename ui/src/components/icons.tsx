@@ -94,3 +94,13 @@ export const ExternalIcon = () => (
     <path d="M9 2.5h4.5V7M13.5 2.5L7.5 8.5M11.5 9.5v4h-9v-9h4" />
   </svg>
 );
+export const FolderIcon = () => (
+  <svg {...base}>
+    <path d="M2 4.5a1 1 0 0 1 1-1h3l1.5 1.5H13a1 1 0 0 1 1 1V12a1 1 0 0 1-1 1H3a1 1 0 0 1-1-1z" />
+  </svg>
+);
+export const PaperclipIcon = () => (
+  <svg {...base}>
+    <path d="M10.5 4.5l-5 5a1.4 1.4 0 0 0 2 2l5.2-5.2a2.6 2.6 0 0 0-3.7-3.7L3.8 7.8a3.8 3.8 0 0 0 5.4 5.4l4.3-4.3" />
+  </svg>
+);

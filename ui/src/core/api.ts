@@ -3,6 +3,7 @@
  * over `invoke`; tests implement it with fakes, so the store is tested without a window.
  */
 import type { ApprovalDecision } from "../bindings/ApprovalDecision";
+import type { ApprovalPolicy } from "../bindings/ApprovalPolicy";
 import type { DetectedServer } from "../bindings/DetectedServer";
 import type { ImportReport } from "../bindings/ImportReport";
 import type { McpOverview } from "../bindings/McpOverview";
@@ -47,6 +48,36 @@ export type ArtifactContent = {
   /** Only the start of the file was read. */
   truncated: boolean;
 };
+
+// A thread's folders, written by hand after crates/sandbox/src/mounts.rs (`MountSpec`) and
+// crates/app/src/mounts.rs (`ThreadFolder`), which have no ts-rs derive; keep them in step.
+
+/** A host folder given to a thread: the workspace itself (`name` null) or `/mnt/user-data/mounts/<name>`. */
+export type MountSpec = {
+  name: string | null;
+  /** The host folder (absolute). */
+  host: string;
+  /** Never written by the file tools or the shell. */
+  read_only: boolean;
+};
+
+/** One of a thread's folders: where the model sees it and where it is on the host. */
+export type ThreadFolder = {
+  virtual_path: string;
+  host: string;
+  writable: boolean;
+  /** A folder the user mounted (not one of the thread's own). */
+  mounted: boolean;
+};
+
+/** The shell's switches (Settings -> Permissions), after crates/app/src/shells.rs `ShellSettings`. */
+export type ShellSettings = { allow_network: boolean; allow_unconfined: boolean };
+
+/** The shell's switches and the OS confinement this machine gives it (null: none). */
+export type ShellSettingsView = ShellSettings & { confinement: string | null };
+
+/** Files dragged over the window, from the webview (host paths, never file contents). */
+export type FileDropEvent = { type: "enter"; paths: string[] } | { type: "over" } | { type: "drop"; paths: string[] } | { type: "leave" };
 
 export interface Api {
   providerStatus(): Promise<ProviderStatus>;
@@ -131,6 +162,31 @@ export interface Api {
   mcpResources(name: string): Promise<ResourceInfo[]>;
   /** A connected server's prompts (read-only). */
   mcpPrompts(name: string): Promise<PromptInfo[]>;
+  /** The folders the user mounted into a thread, as saved. */
+  threadMounts(threadId: string): Promise<MountSpec[]>;
+  /**
+   * Replaces a thread's mounts; rejects with the backend's sentence (bad name, missing
+   * folder, ...). Resolves with them as saved (canonical paths). Applies from the next run.
+   */
+  setThreadMounts(threadId: string, mounts: MountSpec[]): Promise<MountSpec[]>;
+  /** Every folder of a thread: its own three and the mounted ones. */
+  threadFolders(threadId: string): Promise<ThreadFolder[]>;
+  /** Copies host files into the thread's uploads; resolves with their virtual paths. */
+  uploadFiles(threadId: string, paths: string[]): Promise<string[]>;
+  /** Opens the thread's folder in the system file manager. */
+  openThreadFolder(threadId: string): Promise<void>;
+  /** The system folder picker; null when the user cancelled. */
+  pickFolder(title: string): Promise<string | null>;
+  /** The system file picker (several files); [] when the user cancelled. */
+  pickFiles(title: string): Promise<string[]>;
+  /** Calls `handler` for files dragged over and dropped on the window; resolves with the unsubscribe. */
+  onFileDrop(handler: (event: FileDropEvent) => void): Promise<() => void>;
+  /** The approval rules (per tool and per group). */
+  approvalPolicy(): Promise<ApprovalPolicy>;
+  /** Replaces the approval rules. */
+  setApprovalPolicy(policy: ApprovalPolicy): Promise<void>;
+  shellSettings(): Promise<ShellSettingsView>;
+  setShellSettings(settings: ShellSettings): Promise<void>;
 }
 
 /** The sentence to show for a rejected command. The backend rejects with plain strings. */

@@ -63,6 +63,18 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     mcpImportClaude: async () => null,
     mcpResources: async () => [],
     mcpPrompts: async () => [],
+    threadMounts: async () => [],
+    setThreadMounts: async (_id, mounts) => mounts,
+    threadFolders: async () => [],
+    uploadFiles: async (_id, paths) => paths.map((p) => `/mnt/user-data/uploads/${p.split("/").pop() ?? p}`),
+    openThreadFolder: async () => {},
+    pickFolder: async () => null,
+    pickFiles: async () => [],
+    onFileDrop: async () => () => {},
+    approvalPolicy: async () => ({ tools: {}, groups: {} }),
+    setApprovalPolicy: async () => {},
+    shellSettings: async () => ({ allow_network: false, allow_unconfined: false, confinement: null }),
+    setShellSettings: async () => {},
     ...over,
   };
   return { ...api, emit: (e) => handler?.(e) };
@@ -441,5 +453,19 @@ describe("artifacts panel", () => {
     await tick();
     expect(s.getState().outputsError).toBe("cannot read the outputs folder");
     expect(await s.openArtifact("t1", `${OUT}/a.xyz`)).toBe("no app opens .xyz files");
+  });
+});
+
+describe("uploads in the composer", () => {
+  it("mentionFiles adds the uploaded paths to that thread's draft only, once each", async () => {
+    const s = createStore(fakeApi());
+    await s.init();
+    await s.openThread("t1");
+    s.setDraft("Read this");
+    s.mentionFiles("t1", ["/mnt/user-data/uploads/a.pdf"]);
+    s.mentionFiles("t1", ["/mnt/user-data/uploads/a.pdf", "/mnt/user-data/uploads/b.csv"]);
+    s.mentionFiles("t2", ["/mnt/user-data/uploads/c.txt"]);
+    expect(draftOf(s.getState())).toBe("Read this\n/mnt/user-data/uploads/a.pdf\n/mnt/user-data/uploads/b.csv\n");
+    expect(s.getState().drafts.t2).toBe("/mnt/user-data/uploads/c.txt\n");
   });
 });

@@ -18,6 +18,7 @@ import { applySubagentUpdate, type SubagentView } from "./subagents";
 import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
 import { toSettings, type ProviderForm } from "./settings";
 import { patchThread, sortThreads, upsertThread } from "./threads";
+import { mentionPaths } from "./uploads";
 
 /** How often a thread running elsewhere (no channel in this window) is re-read. */
 export const EXTERNAL_RUN_POLL_MS = 1000;
@@ -478,6 +479,11 @@ export function createStore(api: Api) {
     setDraft(text: string): void {
       const key = state.activeThreadId ?? "";
       set((s) => ({ drafts: { ...s.drafts, [key]: text } }));
+    },
+
+    /** Adds uploaded files' virtual paths to a thread's composer text, so the model is told where they are. */
+    mentionFiles(threadId: string, virtualPaths: string[]): void {
+      set((s) => ({ drafts: { ...s.drafts, [threadId]: mentionPaths(s.drafts[threadId] ?? "", virtualPaths) } }));
     },
 
     dismissRunError(): void {

@@ -70,6 +70,16 @@
        * Tests push live changes with window.__mock.mcpSetStatus(name, status[, tools]).
        */
       mcp: {},
+      /**
+       * Thread folders, uploads and permissions. `hostFolders` are the folders that exist on
+       * the "host" (mounts of others are refused as missing), `hostFiles` maps a host file path
+       * to its size in bytes (uploads of others are refused), `pickFolder` / `pickFiles` are
+       * the answers of the system pickers in order (null: cancelled; empty queue: cancelled),
+       * `mounts` the saved mounts per thread id, `policy` the ApprovalPolicy, `shell` the
+       * shell switches with `confinement`. `errors` maps a command name to the sentence it
+       * rejects with. Tests drag files over the window with window.__mock.drag(type, paths).
+       */
+      sandbox: {},
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -492,6 +502,180 @@
     if (cb) cb({ index: index++, end: true });
   }
 
+  // ---- Thread folders, uploads, permissions --------------------------------------------------
+  const sbCfg = Object.assign(
+    {
+      hostFolders: [],
+      hostFiles: {},
+      pickFolder: [],
+      pickFiles: [],
+      mounts: {},
+      policy: { tools: {}, groups: {} },
+      shell: { allow_network: false, allow_unconfined: false, confinement: "landlock+seccomp-net" },
+      errors: {},
+    },
+    cfg.sandbox || {},
+  );
+  const sb = {
+    mounts: new Map(Object.entries(sbCfg.mounts).map(([id, list]) => [id, clone(list)])),
+    uploads: new Map(), // threadId -> [name]
+    policy: clone(sbCfg.policy),
+    shell: clone(sbCfg.shell),
+    pickFolder: [...sbCfg.pickFolder],
+    pickFiles: [...sbCfg.pickFiles],
+    opened: [],
+    listeners: new Map(), // event name -> [{ id, handler }]
+    nextEventId: 1,
+  };
+  state.sandbox = sb;
+  const VROOT = "/mnt/user-data";
+  const sbFail = (cmd) => {
+    if (sbCfg.errors[cmd]) throw sbCfg.errors[cmd];
+  };
+  /** The checks of crates/sandbox/src/mounts.rs check_mounts, with its sentences. */
+  function checkMounts(specs) {
+    if (specs.length > 16) throw `a thread may have at most 16 mounts, ${specs.length} were given`;
+    const out = [];
+    for (const m of specs) {
+      if (m.name !== null && m.name !== undefined) {
+        const bad = (why) => `the mount name \`${m.name}\` is not allowed: ${why}`;
+        if (m.name === "") throw bad("it is empty");
+        if (m.name.length > 64) throw bad("it is longer than 64 characters");
+        const c = [...m.name].find((ch) => !/[a-z0-9_-]/.test(ch));
+        if (c !== undefined) throw bad(`it contains '${c}'; use a-z, 0-9, \`-\` and \`_\``);
+      }
+      const name = m.name ?? null;
+      if (out.some((o) => o.name === name)) {
+        throw `two mounts are ${name === null ? "both the workspace" : `named \`${name}\``}; give each a different name`;
+      }
+      if (!m.host.startsWith("/")) throw `\`${m.host}\` is not an absolute path; choose the folder with the folder picker`;
+      const host = m.host.length > 1 ? m.host.replace(/\/+$/, "") : m.host;
+      if (!sbCfg.hostFolders.includes(host)) throw `\`${m.host}\` cannot be mounted: it does not exist`;
+      out.push({ name, host, read_only: !!m.read_only });
+    }
+    for (const ro of out.filter((m) => m.read_only)) {
+      const rw = out.find((w) => !w.read_only && (ro.host + "/").startsWith(w.host + "/"));
+      if (rw) {
+        throw `the read-only folder \`${ro.host}\` lies inside \`${rw.host}\`, which is mounted read-write; mount the outer folder read-only too, or mount only folders that do not nest`;
+      }
+    }
+    return out;
+  }
+  function folders(threadId) {
+    const base = `/home/me/.local/share/workbench/threads/${threadId}`;
+    const mounts = sb.mounts.get(threadId) || [];
+    const ws = mounts.find((m) => m.name === null);
+    return [
+      ws
+        ? { virtual_path: `${VROOT}/workspace`, host: ws.host, writable: !ws.read_only, mounted: true }
+        : { virtual_path: `${VROOT}/workspace`, host: `${base}/workspace`, writable: true, mounted: false },
+      { virtual_path: `${VROOT}/uploads`, host: `${base}/uploads`, writable: true, mounted: false },
+      { virtual_path: `${VROOT}/outputs`, host: `${base}/outputs`, writable: true, mounted: false },
+      ...mounts
+        .filter((m) => m.name !== null)
+        .map((m) => ({ virtual_path: `${VROOT}/mounts/${m.name}`, host: m.host, writable: !m.read_only, mounted: true })),
+    ];
+  }
+  /** Sends a webview drag-and-drop event, as Tauri does for files dragged over the window. */
+  state.drag = (type, paths = []) => {
+    const event = { enter: "tauri://drag-enter", over: "tauri://drag-over", drop: "tauri://drag-drop", leave: "tauri://drag-leave" }[type];
+    const payload = type === "leave" ? null : { paths, position: { x: 100, y: 100 } };
+    const list = sb.listeners.get(event) || [];
+    for (const l of list) {
+      const cb = callbacks.get(l.handler);
+      if (cb) cb({ event, id: l.id, payload });
+    }
+    return list.length;
+  };
+  window.__TAURI_EVENT_PLUGIN_INTERNALS__ = {
+    unregisterListener(event, eventId) {
+      sb.listeners.set(event, (sb.listeners.get(event) || []).filter((l) => l.id !== eventId));
+    },
+  };
+  const sandboxCommands = {
+    thread_mounts: ({ threadId }) => {
+      thread(threadId);
+      sbFail("thread_mounts");
+      return sb.mounts.get(threadId) || [];
+    },
+    set_thread_mounts: ({ threadId, mounts }) => {
+      thread(threadId);
+      sbFail("set_thread_mounts");
+      const checked = checkMounts(mounts);
+      sb.mounts.set(threadId, checked);
+      return checked;
+    },
+    thread_folders: ({ threadId }) => {
+      thread(threadId);
+      sbFail("thread_folders");
+      return folders(threadId);
+    },
+    open_thread_folder: ({ threadId }) => {
+      thread(threadId);
+      sbFail("open_thread_folder");
+      sb.opened.push(threadId);
+      return null;
+    },
+    /** As App::upload_files: every file checked before any is copied; a taken name gets " (n)". */
+    upload_files: async ({ threadId, paths }) => {
+      thread(threadId);
+      await sleep(sbCfg.uploadDelayMs ?? 150);
+      sbFail("upload_files");
+      if (paths.length === 0) throw "no files were given to upload";
+      for (const p of paths) {
+        const size = sbCfg.hostFiles[p];
+        if (size === undefined) throw `cannot upload ${p}: it does not exist`;
+        if (size > 512 * 1024 * 1024) throw `cannot upload ${p}: it is ${Math.ceil(size / 1048576)} MiB, more than the 512 MiB limit`;
+      }
+      const taken = sb.uploads.get(threadId) || [];
+      const out = [];
+      for (const p of paths) {
+        const name = p.split("/").pop();
+        let final = name;
+        for (let n = 1; taken.includes(final); n++) {
+          const dot = name.lastIndexOf(".");
+          final = dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+        }
+        taken.push(final);
+        out.push(`${VROOT}/uploads/${final}`);
+      }
+      sb.uploads.set(threadId, taken);
+      return out;
+    },
+    approval_policy: () => {
+      sbFail("approval_policy");
+      return sb.policy;
+    },
+    set_approval_policy: ({ policy }) => {
+      sbFail("set_approval_policy");
+      sb.policy = clone(policy);
+      return null;
+    },
+    shell_settings: () => {
+      sbFail("shell_settings");
+      return sb.shell;
+    },
+    set_shell_settings: ({ settings }) => {
+      sbFail("set_shell_settings");
+      sb.shell = { ...sb.shell, allow_network: settings.allow_network, allow_unconfined: settings.allow_unconfined };
+      return null;
+    },
+    "plugin:dialog|open": ({ options }) => {
+      if (options.directory) return sb.pickFolder.length > 0 ? sb.pickFolder.shift() : null;
+      const files = sb.pickFiles.length > 0 ? sb.pickFiles.shift() : null;
+      return files === null ? null : options.multiple ? files : files[0];
+    },
+    "plugin:event|listen": ({ event, handler }) => {
+      const id = sb.nextEventId++;
+      sb.listeners.set(event, [...(sb.listeners.get(event) || []), { id, handler }]);
+      return id;
+    },
+    "plugin:event|unlisten": ({ event, eventId }) => {
+      window.__TAURI_EVENT_PLUGIN_INTERNALS__.unregisterListener(event, eventId);
+      return null;
+    },
+  };
+
   const commands = {
     provider_status: () => state.provider,
     detect_local_servers: async () => {
@@ -756,7 +940,7 @@
       const shown = {};
       for (const [k, v] of Object.entries(args || {})) shown[k] = v && typeof v === "object" && "id" in v && typeof v.toJSON === "function" ? "<channel>" : clone(v);
       state.calls.push({ cmd, args: shown });
-      const handler = commands[cmd];
+      const handler = commands[cmd] || sandboxCommands[cmd];
       if (!handler) throw `Unknown command ${cmd}`;
       if (mcpCfg.errors[cmd]) {
         await sleep(5);
