@@ -5,7 +5,7 @@
  */
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
-import { open as openDialog } from "@tauri-apps/plugin-dialog";
+import { open as openDialog, save as saveDialog } from "@tauri-apps/plugin-dialog";
 import type { ApprovalDecision } from "./bindings/ApprovalDecision";
 import type { ApprovalPolicy } from "./bindings/ApprovalPolicy";
 import type { DetectedServer } from "./bindings/DetectedServer";
@@ -112,6 +112,11 @@ export const ipc: Api = {
     const picked = await openDialog({ directory: true, multiple: false, title });
     return typeof picked === "string" ? picked : null;
   },
+  pickSavePath: async (title: string, defaultName: string) => {
+    const picked = await saveDialog({ title, defaultPath: defaultName });
+    return typeof picked === "string" ? picked : null;
+  },
+  saveArtifactAs: (threadId: string, path: string, dest: string) => invoke<number>("save_artifact_as", { threadId, path, dest }),
   pickFiles: async (title: string) => {
     const picked = await openDialog({ directory: false, multiple: true, title });
     if (picked === null) return [];

@@ -30,11 +30,28 @@ export function ArtifactsPanel({ threadId }: { threadId: string }) {
   const files = useMemo(() => orderOutputs(state.outputs, presented ?? []), [state.outputs, presented]);
   const selected = state.openedFile ?? files[0]?.path ?? null;
   const [openError, setOpenError] = useState<string | null>(null);
-  useEffect(() => setOpenError(null), [selected]);
+  const [saved, setSaved] = useState<string | null>(null);
+  useEffect(() => {
+    setOpenError(null);
+    setSaved(null);
+  }, [selected]);
 
   async function openWithApp() {
     if (selected === null) return;
     setOpenError(await store.openArtifact(threadId, selected));
+  }
+
+  async function saveAs() {
+    if (selected === null) return;
+    const r = await store.saveArtifactAs(threadId, selected);
+    if (r === null) return;
+    if ("error" in r) {
+      setSaved(null);
+      setOpenError(r.error);
+    } else {
+      setOpenError(null);
+      setSaved(r.savedTo);
+    }
   }
 
   return (
@@ -50,6 +67,16 @@ export function ArtifactsPanel({ threadId }: { threadId: string }) {
           onClick={() => void openWithApp()}
         >
           <ExternalIcon /> Open with app
+        </button>
+        <button
+          type="button"
+          className="btn small-btn"
+          data-testid="artifact-save-as"
+          disabled={selected === null}
+          title="Save a copy of the file where you choose"
+          onClick={() => void saveAs()}
+        >
+          Save as…
         </button>
         <button
           type="button"
@@ -70,6 +97,11 @@ export function ArtifactsPanel({ threadId }: { threadId: string }) {
       {openError !== null && (
         <p className="alert artifacts-alert" role="alert" data-testid="artifact-open-error">
           {openError}
+        </p>
+      )}
+      {saved !== null && (
+        <p className="muted artifacts-note" role="status" data-testid="artifact-saved">
+          Saved a copy to {saved}
         </p>
       )}
       {files.length === 0 ? (

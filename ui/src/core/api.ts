@@ -135,6 +135,10 @@ export interface Api {
   readArtifact(threadId: string, path: string): Promise<ArtifactContent>;
   /** Opens a file of the thread with the system's app for its type. */
   openArtifact(threadId: string, path: string): Promise<void>;
+  /** Asks where to save a file (the system's save dialog); null when the user cancelled. */
+  pickSavePath(title: string, defaultName: string): Promise<string | null>;
+  /** Saves a copy of a thread's file at a host path; resolves with the bytes written. */
+  saveArtifactAs(threadId: string, path: string, dest: string): Promise<number>;
   /**
    * Watches one thread's outputs, replacing any earlier watch: `onChange` runs shortly after
    * files there change. `threadId` null stops watching.

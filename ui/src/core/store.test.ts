@@ -50,6 +50,8 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     listOutputs: async () => [],
     readArtifact: async () => Promise.reject("not in these tests"),
     openArtifact: async () => {},
+    pickSavePath: async () => null,
+    saveArtifactAs: async () => 0,
     watchOutputs: async () => {},
     mcpOverview: async () => ({ configPath: "/data/mcp.json", servers: [] }),
     mcpWatch: async () => {},

@@ -476,6 +476,27 @@ export function createStore(api: Api) {
       }
     },
 
+    /**
+     * Asks where to save a copy of a thread's file, then saves it. Resolves with where it was
+     * saved, the sentence of what went wrong, or null when the user cancelled the dialog.
+     */
+    async saveArtifactAs(threadId: string, path: string): Promise<{ savedTo: string } | { error: string } | null> {
+      const name = path.split("/").pop() ?? "file";
+      let dest: string | null;
+      try {
+        dest = await api.pickSavePath(`Save ${name} as`, name);
+      } catch (err) {
+        return { error: errorText(err) };
+      }
+      if (dest === null) return null;
+      try {
+        await api.saveArtifactAs(threadId, path, dest);
+        return { savedTo: dest };
+      } catch (err) {
+        return { error: errorText(err) };
+      }
+    },
+
     setDraft(text: string): void {
       const key = state.activeThreadId ?? "";
       set((s) => ({ drafts: { ...s.drafts, [key]: text } }));

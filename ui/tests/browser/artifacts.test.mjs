@@ -330,4 +330,32 @@ describe("artifacts panel", () => {
     assert.equal(await err.getAttribute("role"), "alert");
     assert.deepEqual(errors, []);
   });
+  test("save as asks where, saves a copy there, says so; a cancelled dialog does nothing; a failure says why", async () => {
+    const id = "t-save";
+    const files = [{ path: `${OUT}/report.md`, text: "# Report\n" }];
+    const { page, errors } = await app({ ...threadWith(id, files), sandbox: { pickSave: [null, "/home/me/Desktop/report.md"] } });
+    await openThread(page, id);
+    await page.click(tid("open-artifacts"));
+    await page.locator(`${tid("artifact-preview")}[data-kind="markdown"]`).waitFor();
+    // Cancelled: no save, no message.
+    await page.click(tid("artifact-save-as"));
+    await until(async () => (await calls(page, "plugin:dialog|save")).length === 1, "the save dialog asked");
+    assert.equal((await calls(page, "save_artifact_as")).length, 0);
+    assert.equal(await page.locator(tid("artifact-saved")).count(), 0);
+    // Chosen: the copy goes there and the panel says where.
+    await page.click(tid("artifact-save-as"));
+    await page.locator(tid("artifact-saved")).waitFor();
+    assert.equal(await page.locator(tid("artifact-saved")).innerText(), "Saved a copy to /home/me/Desktop/report.md");
+    assert.deepEqual((await calls(page, "save_artifact_as"))[0].args, { threadId: id, path: `${OUT}/report.md`, dest: "/home/me/Desktop/report.md" });
+    assert.deepEqual(errors, []);
+
+    const failing = await app({ ...threadWith(id, files), saveError: "could not save /mnt/user-data/outputs/report.md to /ro/report.md: Permission denied", sandbox: { pickSave: ["/ro/report.md"] } });
+    await openThread(failing.page, id);
+    await failing.page.click(tid("open-artifacts"));
+    await failing.page.locator(`${tid("artifact-preview")}[data-kind="markdown"]`).waitFor();
+    await failing.page.click(tid("artifact-save-as"));
+    await failing.page.locator(tid("artifact-open-error")).waitFor();
+    assert.match(await failing.page.locator(tid("artifact-open-error")).innerText(), /Permission denied/);
+    assert.equal(await failing.page.locator(tid("artifact-saved")).count(), 0);
+  });
 });

@@ -60,6 +60,8 @@
       files: {},
       /** Reject open_artifact with this sentence. */
       openError: null,
+      /** Reject save_artifact_as with this sentence. */
+      saveError: null,
       /**
        * MCP servers. `overview` is the McpOverview the page starts from. A server saved or
        * imported here goes "connecting", then after connectDelayMs (null: never) "connected"
@@ -509,6 +511,8 @@
       hostFiles: {},
       pickFolder: [],
       pickFiles: [],
+      /** Answers of the save dialog, in order (null: cancelled). */
+      pickSave: [],
       mounts: {},
       policy: { tools: {}, groups: {} },
       shell: { allow_network: false, allow_unconfined: false, confinement: "landlock+seccomp-net" },
@@ -523,6 +527,7 @@
     shell: clone(sbCfg.shell),
     pickFolder: [...sbCfg.pickFolder],
     pickFiles: [...sbCfg.pickFiles],
+    pickSave: [...sbCfg.pickSave],
     opened: [],
     listeners: new Map(), // event name -> [{ id, handler }]
     nextEventId: 1,
@@ -819,6 +824,13 @@
         base64: f.text === undefined ? (f.base64 ?? null) : null,
         truncated: !!f.truncated,
       };
+    },
+    "plugin:dialog|save": () => (sb.pickSave.length > 0 ? sb.pickSave.shift() : null),
+    save_artifact_as: ({ threadId, path, dest }) => {
+      const f = fileOf(threadId, path);
+      if (cfg.saveError) throw cfg.saveError;
+      state.savedAs = [...(state.savedAs || []), { path, dest }];
+      return sizeOf(f);
     },
     open_artifact: ({ threadId, path }) => {
       fileOf(threadId, path);
