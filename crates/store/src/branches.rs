@@ -59,7 +59,9 @@ impl SqliteStore {
             )
             .map_err(self.db(OP))?;
         if streaming > 0 {
-            return Err(bad("the thread is still answering; wait for it or stop it".into()));
+            return Err(bad(
+                "the thread is still answering; wait for it or stop it".into()
+            ));
         }
         let id = new_id();
         let created_at = now_ms();
@@ -68,7 +70,15 @@ impl SqliteStore {
             "INSERT INTO threads (id, title, created_at, updated_at, state_json, title_source,
                                   branched_from_thread, branched_from_message)
              VALUES (?1, ?2, ?3, ?4, '{}', ?5, ?6, ?7)",
-            params![id, title, created_at, updated_at, title_source.as_str(), source, message_id],
+            params![
+                id,
+                title,
+                created_at,
+                updated_at,
+                title_source.as_str(),
+                source,
+                message_id
+            ],
         )
         .map_err(self.db(OP))?;
         let old_ids: Vec<String> = tx
@@ -90,7 +100,8 @@ impl SqliteStore {
                 )
                 .map_err(self.db(OP))?;
             for old in &old_ids {
-                copy.execute(params![new_id(), id, old]).map_err(self.db(OP))?;
+                copy.execute(params![new_id(), id, old])
+                    .map_err(self.db(OP))?;
             }
         }
         tx.commit().map_err(self.db(OP))?;

@@ -82,13 +82,12 @@ impl SqliteStore {
                 detail: "the title is empty".into(),
             });
         }
-        let allowed = serde_json::to_string(
-            &replaces.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-        )
-        .map_err(|e| StoreError::Db {
-            op: OP,
-            detail: e.to_string(),
-        })?;
+        let allowed =
+            serde_json::to_string(&replaces.iter().map(|s| s.as_str()).collect::<Vec<_>>())
+                .map_err(|e| StoreError::Db {
+                    op: OP,
+                    detail: e.to_string(),
+                })?;
         let inner = self.lock();
         let n = inner
             .conn

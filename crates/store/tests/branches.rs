@@ -37,14 +37,19 @@ fn a_branch_copies_the_messages_before_the_edited_one_and_links_both_ways() {
     // The source is untouched.
     assert_eq!(store.load_messages(&source).unwrap().len(), 3);
     let from = store.branched_from(&branch.id).unwrap().unwrap();
-    assert_eq!((from.thread_id.as_str(), from.message_id.as_str()), (source.as_str(), ids[1].as_str()));
+    assert_eq!(
+        (from.thread_id.as_str(), from.message_id.as_str()),
+        (source.as_str(), ids[1].as_str())
+    );
     let branches = store.branches_of(&source).unwrap();
     assert_eq!(branches.len(), 1);
     assert_eq!(branches[0].thread_id, branch.id);
     assert_eq!(branches[0].message_id, ids[1]);
 
     // New messages continue after the copies.
-    store.append_message(&Message::user(&branch.id, "two, edited")).unwrap();
+    store
+        .append_message(&Message::user(&branch.id, "two, edited"))
+        .unwrap();
     let after: Vec<_> = store
         .load_messages(&branch.id)
         .unwrap()
@@ -65,7 +70,9 @@ fn branching_refuses_a_foreign_message_and_a_streaming_thread() {
     let store = SqliteStore::open(&path).unwrap();
     let (a, _) = thread_with(&store, &["a"]);
     let (_b, b_ids) = thread_with(&store, &["b"]);
-    assert!(store.branch_thread(&a, &b_ids[0], "x", TitleSource::User).is_err());
+    assert!(store
+        .branch_thread(&a, &b_ids[0], "x", TitleSource::User)
+        .is_err());
     let before = store.list_threads().unwrap().len();
 
     let (c, c_ids) = thread_with(&store, &["c"]);
@@ -74,8 +81,14 @@ fn branching_refuses_a_foreign_message_and_a_streaming_thread() {
     let reply = Message::assistant_streaming(&c, &run);
     assert_eq!(reply.status, MessageStatus::Streaming);
     store.append_message(&reply).unwrap();
-    assert!(store.branch_thread(&c, &c_ids[0], "x", TitleSource::User).is_err());
-    assert_eq!(store.list_threads().unwrap().len(), before + 1, "no thread was made");
+    assert!(store
+        .branch_thread(&c, &c_ids[0], "x", TitleSource::User)
+        .is_err());
+    assert_eq!(
+        store.list_threads().unwrap().len(),
+        before + 1,
+        "no thread was made"
+    );
 }
 
 #[test]
@@ -84,10 +97,18 @@ fn cutting_after_a_message_removes_everything_after_it() {
     let store = SqliteStore::open(&path).unwrap();
     let (t, ids) = thread_with(&store, &["one", "two", "three"]);
     assert_eq!(store.delete_messages_after(&t, &ids[0]).unwrap(), 2);
-    let left: Vec<_> = store.load_messages(&t).unwrap().into_iter().map(|m| m.content).collect();
+    let left: Vec<_> = store
+        .load_messages(&t)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
     assert_eq!(left, ["one"]);
     assert_eq!(store.delete_messages_after(&t, &ids[0]).unwrap(), 0);
-    assert!(store.delete_messages_after(&t, &ids[2]).is_err(), "already gone");
+    assert!(
+        store.delete_messages_after(&t, &ids[2]).is_err(),
+        "already gone"
+    );
     assert!(store.delete_messages_after("nope", &ids[0]).is_err());
     store.append_message(&Message::user(&t, "again")).unwrap();
     assert_eq!(store.load_messages(&t).unwrap().len(), 2);

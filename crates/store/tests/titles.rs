@@ -23,7 +23,12 @@ fn automatic_titles_follow_each_other_but_never_replace_a_rename() {
         .set_title_if(&t.id, "Other", TitleSource::FirstMessage, &first)
         .unwrap());
     assert!(store
-        .set_title_if(&t.id, "Trip to Lisbon", TitleSource::Model, &[TitleSource::FirstMessage])
+        .set_title_if(
+            &t.id,
+            "Trip to Lisbon",
+            TitleSource::Model,
+            &[TitleSource::FirstMessage]
+        )
         .unwrap());
     assert_eq!(store.get_thread(&t.id).unwrap().title, "Trip to Lisbon");
     assert_eq!(store.title_source(&t.id).unwrap(), TitleSource::Model);
