@@ -4,6 +4,7 @@
  * with a plain string meant for the user; `errorText` turns whatever arrives into one.
  */
 import { Channel, invoke } from "@tauri-apps/api/core";
+import { save } from "@tauri-apps/plugin-dialog";
 import type { ApprovalDecision } from "./bindings/ApprovalDecision";
 import type { DetectedServer } from "./bindings/DetectedServer";
 import type { ImportReport } from "./bindings/ImportReport";
@@ -38,12 +39,27 @@ export const ipc: Api = {
     await invoke<null>("delete_thread", { threadId });
   },
   getThread: (threadId: string) => invoke<ThreadView>("get_thread", { threadId }),
+  chooseSavePath: (defaultName: string, filterName: string, extension: string) =>
+    save({ defaultPath: defaultName, filters: [{ name: filterName, extensions: [extension] }] }),
+  exportThread: async (threadId: string, format: "md" | "json", path: string) => {
+    await invoke<null>("export_thread", { threadId, format, path });
+  },
   startRun: (threadId: string, content: string, onEvent: (event: RunEvent) => void) => {
     const channel = new Channel<RunEvent>();
     channel.onmessage = onEvent;
     return invoke<string>("start_run", { threadId, content, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+  regenerate: (threadId: string, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<string>("regenerate_reply", { threadId, onEvent: channel });
+  },
+  editAndResend: (threadId: string, messageId: string, content: string, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<{ thread: Thread; run_id: string }>("edit_and_resend", { threadId, messageId, content, onEvent: channel });
+  },
   answerClarification: (threadId: string, callId: string, answer: string, onEvent: (event: RunEvent) => void) => {
     const channel = new Channel<RunEvent>();
     channel.onmessage = onEvent;

@@ -5,6 +5,7 @@ import { FilesIcon, WrenchIcon } from "./icons";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
 import { TodoPanel } from "./TodoPanel";
+import { BranchBanner, ExportMenu, RegenerateBar } from "./ThreadActions";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
 
@@ -59,6 +60,7 @@ export function ChatPane() {
         >
           <WrenchIcon /> Tools
         </button>
+        <ExportMenu />
         <button
           type="button"
           className="btn small-btn head-btn"
@@ -77,6 +79,7 @@ export function ChatPane() {
         </button>
       </header>
       {toolsOpen && <ToolsInspector threadId={state.activeThreadId} onClose={closeTools} />}
+      <BranchBanner />
       <MessageList
         messages={state.messages}
         running={running}
@@ -98,6 +101,7 @@ export function ChatPane() {
           </button>
         </div>
       )}
+      <RegenerateBar />
       <JobsBar />
       <ApprovalPrompt />
       <TodoPanel />
