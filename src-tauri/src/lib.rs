@@ -21,6 +21,8 @@ pub fn run() {
         }
     };
     tracing::info!(data_dir = %data.path().display(), "Workbench starting");
+    // A thread is titled by the model after its first exchange (the CLI does not do this).
+    app.set_model_titles(true);
     // MCP servers connect in the background; their status shows on the MCP page.
     tauri::async_runtime::spawn({
         let app = app.clone();
@@ -28,6 +30,7 @@ pub fn run() {
     });
     let shutdown = app.clone();
     let result = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
         .manage(app)
         .manage(commands::PanelWatch::default())
         .invoke_handler(tauri::generate_handler![
@@ -40,6 +43,9 @@ pub fn run() {
             commands::rename_thread,
             commands::delete_thread,
             commands::get_thread,
+            commands::export_thread,
+            commands::regenerate_reply,
+            commands::edit_and_resend,
             commands::start_run,
             commands::cancel_run,
             commands::explain_tools,
