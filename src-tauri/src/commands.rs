@@ -7,6 +7,7 @@ use tauri::ipc::Channel;
 use tauri::State;
 use workbench_app::artifacts::{ArtifactContent, OutputFile};
 use workbench_app::ShellSettings;
+use workbench_app::export::ExportFormat;
 use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
 use workbench_core::agent::{EventSink, RunEvent};
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
@@ -102,6 +103,22 @@ pub async fn get_thread(app: AppState<'_>, thread_id: String) -> CmdResult<Threa
     off_thread(&app, move |a| a.get_thread(&thread_id)).await
 }
 
+/// Writes the thread as `format` (`md` or `json`) to `path`, the file the user picked in the
+/// save dialog.
+#[tauri::command]
+pub async fn export_thread(
+    app: AppState<'_>,
+    thread_id: String,
+    format: String,
+    path: PathBuf,
+) -> CmdResult<()> {
+    let format = ExportFormat::parse(&format)
+        .ok_or_else(|| format!("unknown export format `{format}`; use md or json"))?;
+    app.export_thread_to(&thread_id, format, &path)
+        .await
+        .map_err(user_facing)
+}
+
 /// Starts a run and streams its events on `on_event`; returns the run id at once.
 #[tauri::command]
 pub async fn start_run(
@@ -117,6 +134,58 @@ pub async fn start_run(
         .await
         .map_err(user_facing)?;
     Ok(handle.run_id)
+}
+
+/// Answers the thread's last message again, replacing the reply it had; resolves with the
+/// run id, the events streaming on `on_event`.
+#[tauri::command]
+pub async fn regenerate_reply(
+    app: AppState<'_>,
+    thread_id: String,
+    on_event: Channel<RunEvent>,
+) -> CmdResult<String> {
+    let sink = channel_sink(on_event);
+    let app: Arc<App> = Arc::clone(&app);
+    let handle = app
+        .regenerate(&thread_id, ModelChoice::Configured, sink)
+        .await
+        .map_err(user_facing)?;
+    Ok(handle.run_id)
+}
+
+/// A branch started by editing a past message: the new thread and its run.
+#[derive(serde::Serialize)]
+pub struct BranchStarted {
+    thread: Thread,
+    run_id: String,
+}
+
+/// Edits a past user message and sends it in a new thread (a branch) made from the messages
+/// before it; the branch's run streams on `on_event`.
+#[tauri::command]
+pub async fn edit_and_resend(
+    app: AppState<'_>,
+    thread_id: String,
+    message_id: String,
+    content: String,
+    on_event: Channel<RunEvent>,
+) -> CmdResult<BranchStarted> {
+    let sink = channel_sink(on_event);
+    let app: Arc<App> = Arc::clone(&app);
+    let (thread, handle) = app
+        .edit_and_resend(
+            &thread_id,
+            &message_id,
+            &content,
+            ModelChoice::Configured,
+            sink,
+        )
+        .await
+        .map_err(user_facing)?;
+    Ok(BranchStarted {
+        thread,
+        run_id: handle.run_id,
+    })
 }
 
 /// Answers a tool call waiting for approval. When it was the last open one the thread

@@ -21,6 +21,8 @@ pub fn run() {
         }
     };
     tracing::info!(data_dir = %data.path().display(), "Workbench starting");
+    // A thread is titled by the model after its first exchange (the CLI does not do this).
+    app.set_model_titles(true);
     // MCP servers connect in the background; their status shows on the MCP page.
     tauri::async_runtime::spawn({
         let app = app.clone();
@@ -30,7 +32,7 @@ pub fn run() {
     let result = tauri::Builder::default()
         .manage(app)
         .manage(commands::PanelWatch::default())
-        // The system folder and file pickers: Open folder (mounts) and attach files.
+        // The system's file dialogs: open folder (mounts), attach files, save as, export.
         .plugin(tauri_plugin_dialog::init())
         .invoke_handler(tauri::generate_handler![
             commands::provider_status,
@@ -42,6 +44,9 @@ pub fn run() {
             commands::rename_thread,
             commands::delete_thread,
             commands::get_thread,
+            commands::export_thread,
+            commands::regenerate_reply,
+            commands::edit_and_resend,
             commands::start_run,
             commands::cancel_run,
             commands::explain_tools,

@@ -42,12 +42,27 @@ export const ipc: Api = {
     await invoke<null>("delete_thread", { threadId });
   },
   getThread: (threadId: string) => invoke<ThreadView>("get_thread", { threadId }),
+  chooseSavePath: (defaultName: string, filterName: string, extension: string) =>
+    saveDialog({ defaultPath: defaultName, filters: extension === "" ? [] : [{ name: filterName, extensions: [extension] }] }),
+  exportThread: async (threadId: string, format: "md" | "json", path: string) => {
+    await invoke<null>("export_thread", { threadId, format, path });
+  },
   startRun: (threadId: string, content: string, onEvent: (event: RunEvent) => void) => {
     const channel = new Channel<RunEvent>();
     channel.onmessage = onEvent;
     return invoke<string>("start_run", { threadId, content, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
+  regenerate: (threadId: string, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<string>("regenerate_reply", { threadId, onEvent: channel });
+  },
+  editAndResend: (threadId: string, messageId: string, content: string, onEvent: (event: RunEvent) => void) => {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return invoke<{ thread: Thread; run_id: string }>("edit_and_resend", { threadId, messageId, content, onEvent: channel });
+  },
   answerClarification: (threadId: string, callId: string, answer: string, onEvent: (event: RunEvent) => void) => {
     const channel = new Channel<RunEvent>();
     channel.onmessage = onEvent;
@@ -110,10 +125,6 @@ export const ipc: Api = {
   },
   pickFolder: async (title: string) => {
     const picked = await openDialog({ directory: true, multiple: false, title });
-    return typeof picked === "string" ? picked : null;
-  },
-  pickSavePath: async (title: string, defaultName: string) => {
-    const picked = await saveDialog({ title, defaultPath: defaultName });
     return typeof picked === "string" ? picked : null;
   },
   saveArtifactAs: (threadId: string, path: string, dest: string) => invoke<number>("save_artifact_as", { threadId, path, dest }),

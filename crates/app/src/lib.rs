@@ -7,7 +7,9 @@
 pub mod agents;
 mod approvals;
 pub mod artifacts;
+mod branches;
 mod error;
+pub mod export;
 mod frontmatter;
 mod mcp;
 mod memory;
@@ -38,6 +40,7 @@ pub use workbench_sandbox::shell::JobInfo;
 pub use workbench_sandbox::MountSpec;
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock};
 
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
@@ -67,6 +70,8 @@ pub struct App {
     subagents: subagents::LiveSubagents,
     /// The user's MCP servers (`mcp.json`); their tools are the first registered source.
     mcp: workbench_mcp::McpManager,
+    /// Whether a finished first exchange gets a title from the model (`set_model_titles`).
+    model_titles: AtomicBool,
 }
 
 impl App {
@@ -92,6 +97,7 @@ impl App {
             mcp,
             shells: shells::Shells::detect(),
             subagents: subagents::LiveSubagents::default(),
+            model_titles: AtomicBool::new(false),
         }))
     }
 
@@ -152,14 +158,23 @@ impl App {
 
     /// Creates a thread; an empty or missing title gets the default.
     pub fn create_thread(&self, title: Option<&str>) -> Result<Thread, AppError> {
-        let title = title
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .unwrap_or(DEFAULT_THREAD_TITLE);
-        Ok(self.store.create_thread(title)?)
+        let given = title.map(str::trim).filter(|t| !t.is_empty());
+        let thread = self
+            .store
+            .create_thread(given.unwrap_or(DEFAULT_THREAD_TITLE))?;
+        if let Some(title) = given {
+            // A title typed at creation is the user's: no automatic title replaces it.
+            self.store.set_title_if(
+                &thread.id,
+                title,
+                workbench_store::TitleSource::User,
+                &[workbench_store::TitleSource::Default],
+            )?;
+        }
+        Ok(thread)
     }
 
-    /// Renames a thread.
+    /// Renames a thread. The title is the user's from then on: the model never replaces it.
     pub fn rename_thread(&self, thread_id: &str, title: &str) -> Result<(), AppError> {
         let title = title.trim();
         if title.is_empty() {
@@ -183,10 +198,24 @@ impl App {
         let thread = self.store.get_thread(thread_id)?;
         let messages = self.store.load_messages(thread_id)?;
         let running = self.live_threads().contains(&thread.id);
+        let link = |b: workbench_store::BranchRow| workbench_core::thread::BranchLink {
+            thread_id: b.thread_id,
+            message_id: b.message_id,
+            title: b.title,
+        };
+        let branched_from = self.store.branched_from(thread_id)?.map(link);
+        let branches = self
+            .store
+            .branches_of(thread_id)?
+            .into_iter()
+            .map(link)
+            .collect();
         Ok(ThreadView {
             thread,
             messages,
             running,
+            branched_from,
+            branches,
         })
     }
 

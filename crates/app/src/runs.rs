@@ -13,7 +13,9 @@ use workbench_core::thread::ThreadStore;
 use crate::provider::{self, ModelChoice};
 use crate::subagents::{SubagentHost, SUBAGENT_TIMEOUT, SUBAGENT_TIMEOUT_SETTING};
 use crate::tools::{self, RunOptions};
-use crate::{title, App, AppError, DEFAULT_THREAD_TITLE};
+use workbench_store::TitleSource;
+
+use crate::{title, App, AppError};
 
 /// Longest message a user may send, in bytes; far above any prompt a person types, it only
 /// stops accidental pastes of whole files from reaching the model unannounced.
@@ -102,7 +104,8 @@ impl App {
             .await
     }
 
-    async fn launch(
+    /// Starts a run of `input` in the thread (the one way every kind of run begins).
+    pub(crate) async fn launch(
         self: &Arc<Self>,
         thread_id: &str,
         input: RunInput,
@@ -176,6 +179,7 @@ impl App {
                     })
                 })
             });
+            let titler = (model.clone(), spec.model.clone(), sink.clone());
             let parts = RunParts {
                 store,
                 model,
@@ -192,6 +196,12 @@ impl App {
                     if let Ok(mut runs) = app.runs.lock() {
                         runs.remove(&tid);
                     }
+                    // The thread is free for the next message while the title is asked for;
+                    // `finished` waits for it, so a caller sees the thread as it will stay.
+                    if outcome == RunOutcome::Completed {
+                        let (model, name, sink) = titler;
+                        app.title_after_run(&tid, model, &name, &sink).await;
+                    }
                 }
                 let _ = done_tx.send(outcome);
             });
@@ -205,10 +215,19 @@ impl App {
             );
         }
         tracing::info!(%run_id, %thread_id, "run started");
-        if let (RunInput::Message(content), true) = (&input, thread.title == DEFAULT_THREAD_TITLE) {
+        if let RunInput::Message(content) = &input {
             if let Some(title) = title::from_first_message(content) {
                 let id = thread_id.to_string();
-                if let Err(e) = self.on_store(move |s| s.rename_thread(&id, &title)).await {
+                // Only a thread still bearing the default title is named from its message.
+                let named = self.on_store(move |s| {
+                    s.set_title_if(
+                        &id,
+                        &title,
+                        TitleSource::FirstMessage,
+                        &[TitleSource::Default],
+                    )
+                });
+                if let Err(e) = named.await {
                     tracing::warn!(error = %e, "could not name the thread");
                 }
             }

@@ -48,7 +48,7 @@ enum Command {
     Tool(tool_call::ToolArgs),
     /// Looks at tools: `tools search` ranks MCP catalog tools for a query.
     Tools(tools::ToolsArgs),
-    /// Looks at a thread's setup: `thread path ID` prints its host folders.
+    /// A thread: `thread path ID` prints its host folders, `thread export ID` writes it out.
     Thread(thread::ThreadArgs),
     /// Manages MCP servers: list, add, import, remove, enable, disable, validate, tools.
     Mcp(mcp::McpArgs),
@@ -115,7 +115,7 @@ fn main() -> ExitCode {
             Command::Approve(args) => with_mcp(&app, approve::approve(app.clone(), args)).await,
             Command::Answer(args) => with_mcp(&app, approve::answer(app.clone(), args)).await,
             Command::Tool(args) => with_mcp(&app, tool_call::run(app.clone(), args)).await,
-            Command::Thread(args) => thread::run(&app, args),
+            Command::Thread(args) => thread::run(&app, args).await,
         }
     })
 }

@@ -1,10 +1,14 @@
 //! `workbench thread ...`: looks at one thread's setup. `thread path ID` prints where the
 //! thread's folders are on the host (its own and the folders mounted into it), with the
-//! virtual path the agent sees for each and whether the agent may write it.
+//! virtual path the agent sees for each and whether the agent may write it. `thread export ID`
+//! writes the thread as Markdown or JSON.
 
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use std::io::Write;
+
+use workbench_app::export::ExportFormat;
 use workbench_app::App;
 
 use crate::EXIT_USAGE;
@@ -29,12 +33,57 @@ enum ThreadCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Writes the thread as Markdown or JSON (hidden messages left out), to stdout or a file.
+    Export {
+        /// The thread's id (see `workbench threads`).
+        thread: String,
+        /// `md` (readable) or `json` (every shown message as stored).
+        #[arg(long, default_value = "md")]
+        format: String,
+        /// Write to this file instead of stdout.
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+    },
 }
 
 /// Runs a `thread` subcommand.
-pub fn run(app: &App, args: ThreadArgs) -> ExitCode {
+pub async fn run(app: &App, args: ThreadArgs) -> ExitCode {
     match args.command {
         ThreadCommand::Path { thread, json } => print_paths(app, &thread, json),
+        ThreadCommand::Export {
+            thread,
+            format,
+            output,
+        } => export(app, &thread, &format, output.as_deref()).await,
+    }
+}
+
+async fn export(
+    app: &App,
+    thread: &str,
+    format: &str,
+    output: Option<&std::path::Path>,
+) -> ExitCode {
+    let Some(format) = ExportFormat::parse(format) else {
+        eprintln!("workbench: unknown export format `{format}`; use md or json");
+        return ExitCode::from(EXIT_USAGE);
+    };
+    let result = match output {
+        Some(path) => app.export_thread_to(thread, format, path).await,
+        None => app.export_thread(thread, format).map(|text| {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            if !text.ends_with('\n') {
+                let _ = writeln!(out);
+            }
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("workbench: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
     }
 }
 

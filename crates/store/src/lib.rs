@@ -6,16 +6,20 @@
 //! the domain types (`workbench-core`), or knowing which runs are streaming for the UI (the app
 //! tracks that; this crate only tells dead runs from live ones to recover them).
 
+mod branches;
 mod liveness;
 mod memories;
 mod mounts;
 mod schema;
 mod search;
 mod store;
+mod titles;
 
+pub use branches::BranchRow;
 pub use mounts::{ThreadMount, MAX_MOUNT_PATH_BYTES};
 pub use search::{snippet, SNIPPET_AFTER, SNIPPET_BEFORE};
 pub use store::{SqliteStore, BUSY_TIMEOUT, MAX_TITLE_CHARS};
+pub use titles::TitleSource;
 pub use workbench_core::thread::StoreError;
 
 /// Schema migration step `i` (taking a database from version `i` to `i + 1`), for tests that

@@ -120,4 +120,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE messages ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 6: where a thread's title came from, so a model title never replaces one the user typed.
+    // Threads from before keep their title ('kept'), except those still bearing the default.
+    r#"
+    ALTER TABLE threads ADD COLUMN title_source TEXT NOT NULL DEFAULT 'kept';
+    UPDATE threads SET title_source = 'default' WHERE title = 'New thread';
+    "#,
+    // 7: a thread made by editing a past message of another ("branch"): where it came from.
+    r#"
+    ALTER TABLE threads ADD COLUMN branched_from_thread TEXT
+        REFERENCES threads (id) ON DELETE SET NULL;
+    ALTER TABLE threads ADD COLUMN branched_from_message TEXT;
+    CREATE INDEX threads_by_branch_source ON threads (branched_from_thread)
+        WHERE branched_from_thread IS NOT NULL;
+    "#,
 ];

@@ -207,7 +207,7 @@ impl SqliteStore {
     }
 
     /// `ThreadNotFound` when a statement on one thread's row changed nothing.
-    fn found(changed: usize, thread_id: &str) -> Result<(), StoreError> {
+    pub(crate) fn found(changed: usize, thread_id: &str) -> Result<(), StoreError> {
         if changed == 0 {
             return Err(StoreError::ThreadNotFound(thread_id.to_string()));
         }
@@ -314,8 +314,8 @@ impl ThreadStore for SqliteStore {
             .map_err(self.db(OP))?;
         let updated_at = touch_stamp(&tx).map_err(self.db(OP))?;
         tx.execute(
-            "INSERT INTO threads (id, title, created_at, updated_at, state_json)
-             VALUES (?1, ?2, ?3, ?4, '{}')",
+            "INSERT INTO threads (id, title, created_at, updated_at, state_json, title_source)
+             VALUES (?1, ?2, ?3, ?4, '{}', 'default')",
             params![id, title, created_at, updated_at],
         )
         .map_err(self.db(OP))?;
@@ -389,11 +389,12 @@ impl ThreadStore for SqliteStore {
             });
         }
         // Renaming does not bump `updated_at`: the sidebar orders by activity, and an
-        // automatic title after the first reply must not reshuffle it.
+        // automatic title after the first reply must not reshuffle it. A rename through this
+        // port is the user's: automatic titles go through `set_title_if` and never replace it.
         self.change_thread(
             OP,
             thread_id,
-            "UPDATE threads SET title = ?2 WHERE id = ?1",
+            "UPDATE threads SET title = ?2, title_source = 'user' WHERE id = ?1",
             &title,
         )
     }
@@ -897,7 +898,7 @@ pub(crate) fn thread_exists(conn: &Connection, thread_id: &str) -> rusqlite::Res
 
 /// A fresh `updated_at`, strictly later than every thread's, so that "most recently updated
 /// first" is exactly the order of activity even when two writes land in one millisecond.
-fn touch_stamp(conn: &Connection) -> rusqlite::Result<i64> {
+pub(crate) fn touch_stamp(conn: &Connection) -> rusqlite::Result<i64> {
     let latest: Option<i64> =
         conn.query_row("SELECT MAX(updated_at) FROM threads", [], |row| row.get(0))?;
     let now = now_ms();
@@ -905,7 +906,7 @@ fn touch_stamp(conn: &Connection) -> rusqlite::Result<i64> {
 }
 
 /// Trims a title and cuts it to [`MAX_TITLE_CHARS`] characters (never inside a character).
-fn normalise_title(title: &str) -> String {
+pub(crate) fn normalise_title(title: &str) -> String {
     let trimmed = title.trim();
     match trimmed.char_indices().nth(MAX_TITLE_CHARS) {
         Some((cut, _)) => trimmed[..cut].trim_end().to_string(),

@@ -21,4 +21,4 @@ call_id: string, update: SubagentUpdate, } | { "type": "run_finished", run_id: s
 /**
  * The sentence to show when the run failed.
  */
-error: string | null, };
+error: string | null, } | { "type": "thread_titled", thread_id: string, title: string, };

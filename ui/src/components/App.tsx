@@ -8,6 +8,8 @@ import { ProviderSetup } from "./ProviderSetup";
 import { SettingsDialog } from "./SettingsDialog";
 import { Sidebar } from "./Sidebar";
 import { useAppState, useStore } from "./storeContext";
+import { isThreadRunning } from "../core/store";
+import { branchesByMessage } from "../core/branches";
 
 /** Ctrl+N (Cmd+N on macOS) starts a new thread, as in other chat apps. */
 function isNewThreadShortcut(e: KeyboardEvent): boolean {
@@ -18,7 +20,18 @@ export function App() {
   const state = useAppState();
   const store = useStore();
   const main = state.screen === "main" && state.loadError === null;
-  const actions = useMemo<ChatActions>(() => ({ onOpenFile: (path) => store.openFile(path) }), [store]);
+  const canEdit = !isThreadRunning(state, state.activeThreadId);
+  const branches = state.branches;
+  const actions = useMemo<ChatActions>(
+    () => ({
+      onOpenFile: (path) => store.openFile(path),
+      onEditMessage: (id, text) => store.editAndResend(id, text),
+      canEdit,
+      branchesAt: branchesByMessage(branches),
+      onOpenThread: (id) => void store.openThread(id),
+    }),
+    [store, canEdit, branches],
+  );
   // One MCP store for the app's life: its watch channel keeps running in the backend, and
   // what was typed in the page survives closing it.
   const mcp = useMemo(() => createMcpStore(store.api), [store]);

@@ -8,6 +8,7 @@ import type { UploadsStore } from "../core/uploads";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
 import { TodoPanel } from "./TodoPanel";
+import { BranchBanner, ExportMenu, RegenerateBar } from "./ThreadActions";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
 
@@ -69,6 +70,7 @@ export function ChatPane() {
         >
           <WrenchIcon /> Tools
         </button>
+        <ExportMenu />
         <button
           type="button"
           className="btn small-btn head-btn"
@@ -104,6 +106,7 @@ export function ChatPane() {
         <FoldersPanel key={`folders-${state.activeThreadId}`} threadId={state.activeThreadId} onClose={closeFolders} />
       )}
       <DropOverlay uploads={uploads} />
+      <BranchBanner />
       <MessageList
         messages={state.messages}
         running={running}
@@ -125,6 +128,7 @@ export function ChatPane() {
           </button>
         </div>
       )}
+      <RegenerateBar />
       <JobsBar />
       <ApprovalPrompt />
       <TodoPanel />

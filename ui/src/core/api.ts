@@ -91,9 +91,25 @@ export interface Api {
   renameThread(threadId: string, title: string): Promise<void>;
   deleteThread(threadId: string): Promise<void>;
   getThread(threadId: string): Promise<ThreadView>;
+  /** Asks the user where to save a file (the system's save dialog); null when they cancelled. */
+  chooseSavePath(defaultName: string, filterName: string, extension: string): Promise<string | null>;
+  /** Writes the thread as Markdown or JSON to `path`; rejects with the backend's sentence. */
+  exportThread(threadId: string, format: "md" | "json", path: string): Promise<void>;
   /** Resolves with the run id once the run started; events arrive on `onEvent`. */
   startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(threadId: string): Promise<boolean>;
+  /** Answers the thread's last message again, replacing its reply; resolves with the run id. */
+  regenerate(threadId: string, onEvent: (event: RunEvent) => void): Promise<string>;
+  /**
+   * Sends an edited past message in a new thread (a branch) made from the messages before it;
+   * the original stays. Resolves with the branch and its run id; events arrive on `onEvent`.
+   */
+  editAndResend(
+    threadId: string,
+    messageId: string,
+    content: string,
+    onEvent: (event: RunEvent) => void,
+  ): Promise<{ thread: Thread; run_id: string }>;
   /** Answers the agent's question; like `answerApproval`, resolves with the resumed run's id. */
   answerClarification(
     threadId: string,
@@ -135,8 +151,6 @@ export interface Api {
   readArtifact(threadId: string, path: string): Promise<ArtifactContent>;
   /** Opens a file of the thread with the system's app for its type. */
   openArtifact(threadId: string, path: string): Promise<void>;
-  /** Asks where to save a file (the system's save dialog); null when the user cancelled. */
-  pickSavePath(title: string, defaultName: string): Promise<string | null>;
   /** Saves a copy of a thread's file at a host path; resolves with the bytes written. */
   saveArtifactAs(threadId: string, path: string, dest: string): Promise<number>;
   /**

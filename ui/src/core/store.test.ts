@@ -25,6 +25,10 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     renameThread: async () => {},
     deleteThread: async () => {},
     getThread: async (id) => view(id),
+    chooseSavePath: async () => null,
+    exportThread: async () => {},
+    regenerate: async () => "r9",
+    editAndResend: () => Promise.reject("not in these tests"),
     startRun: async (_id, _content, onEvent) => {
       handler = onEvent;
       return "r1";
@@ -50,7 +54,6 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
     listOutputs: async () => [],
     readArtifact: async () => Promise.reject("not in these tests"),
     openArtifact: async () => {},
-    pickSavePath: async () => null,
     saveArtifactAs: async () => 0,
     watchOutputs: async () => {},
     mcpOverview: async () => ({ configPath: "/data/mcp.json", servers: [] }),
@@ -469,5 +472,118 @@ describe("uploads in the composer", () => {
     s.mentionFiles("t2", ["/mnt/user-data/uploads/c.txt"]);
     expect(draftOf(s.getState())).toBe("Read this\n/mnt/user-data/uploads/a.pdf\n/mnt/user-data/uploads/b.csv\n");
     expect(s.getState().drafts.t2).toBe("/mnt/user-data/uploads/c.txt\n");
+  });
+});
+
+describe("thread titles, export, regenerate and branches", () => {
+  it("a title from the model renames the thread in the list", async () => {
+    const s = createStore(fakeApi());
+    await s.init();
+    s.onRunEvent("t1", { type: "thread_titled", thread_id: "t1", title: "Trip to Lisbon" });
+    expect(s.getState().threads.find((t) => t.id === "t1")?.title).toBe("Trip to Lisbon");
+  });
+
+  it("export asks where to save with a name from the title, then writes there", async () => {
+    const chooseSavePath = vi.fn(async () => "/home/me/One.md");
+    const exportThread = vi.fn(async () => {});
+    const s = createStore(fakeApi({ chooseSavePath, exportThread }));
+    await s.init();
+    await s.openThread("t1");
+    expect(await s.exportThread("md")).toEqual({ ok: true, text: "Saved to /home/me/One.md" });
+    expect(chooseSavePath).toHaveBeenCalledWith("One.md", "Markdown", "md");
+    expect(exportThread).toHaveBeenCalledWith("t1", "md", "/home/me/One.md");
+  });
+
+  it("a cancelled dialog writes nothing; a refused write says why", async () => {
+    const exportThread = vi.fn(() => Promise.reject("could not write /x.json: permission denied"));
+    const s = createStore(fakeApi({ exportThread }));
+    await s.init();
+    await s.openThread("t1");
+    expect(await s.exportThread("json")).toBeNull();
+    expect(exportThread).not.toHaveBeenCalled();
+    const s2 = createStore(fakeApi({ chooseSavePath: async () => "/x.json", exportThread }));
+    await s2.init();
+    await s2.openThread("t1");
+    expect(await s2.exportThread("json")).toEqual({ ok: false, text: "could not write /x.json: permission denied" });
+  });
+
+  it("regenerate drops the reply after the last user message and streams the new one", async () => {
+    let handler: ((e: RunEvent) => void) | null = null;
+    const regenerate = vi.fn(async (_id: string, onEvent: (e: RunEvent) => void) => {
+      handler = onEvent;
+      return "r5";
+    });
+    const messages = [msg({ id: "u", role: "user", content: "Q" }), msg({ id: "a", content: "old answer" })];
+    const s = createStore(fakeApi({ regenerate, getThread: async (id) => ({ thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [], todos: [] } }, messages, running: false }) }));
+    await s.init();
+    await s.openThread("t1");
+    await s.regenerate();
+    expect(regenerate).toHaveBeenCalledWith("t1", expect.any(Function));
+    expect(s.getState().messages.map((m) => m.id)).toEqual(["u"]);
+    expect(isThreadRunning(s.getState(), "t1")).toBe(true);
+    handler!(ev.added(msg({ id: "a2", content: "new answer" })));
+    handler!(ev.finished("completed"));
+    expect(s.getState().messages.map((m) => m.content)).toEqual(["Q", "new answer"]);
+    expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+  });
+
+  it("a refused regenerate puts the old reply back with the reason", async () => {
+    const messages = [msg({ id: "u", role: "user", content: "Q" }), msg({ id: "a", content: "old answer" })];
+    const s = createStore(
+      fakeApi({
+        regenerate: () => Promise.reject("no provider is configured"),
+        getThread: async (id) => ({ thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [], todos: [] } }, messages, running: false }),
+      }),
+    );
+    await s.init();
+    await s.openThread("t1");
+    await s.regenerate();
+    expect(s.getState().messages.map((m) => m.id)).toEqual(["u", "a"]);
+    expect(s.getState().runErrors["t1"]).toBe("no provider is configured");
+    expect(isThreadRunning(s.getState(), "t1")).toBe(false);
+  });
+
+  it("editing a message moves to the branch, with early events kept and a link back", async () => {
+    const messages = [
+      msg({ id: "u1", role: "user", content: "first" }),
+      msg({ id: "a1", content: "reply" }),
+      msg({ id: "u2", role: "user", content: "second" }),
+    ];
+    const editAndResend = vi.fn(async (_t: string, _m: string, _c: string, onEvent: (e: RunEvent) => void) => {
+      // The run starts before the command answers.
+      onEvent({ type: "run_started", run_id: "r7", thread_id: "b1" });
+      onEvent(ev.added(msg({ id: "nu", thread_id: "b1", role: "user", content: "second, edited" })));
+      return { thread: { id: "b1", title: "One", created_at: 5, updated_at: 50, state: { promoted: null, artifacts: [], pending: [], todos: [] } }, run_id: "r7" };
+    });
+    const s = createStore(
+      fakeApi({
+        editAndResend,
+        getThread: async (id) => ({ thread: { id, title: "One", created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [], todos: [] } }, messages, running: false }),
+      }),
+    );
+    await s.init();
+    await s.openThread("t1");
+    expect(await s.editAndResend("u2", "  second, edited ")).toBeNull();
+    expect(editAndResend).toHaveBeenCalledWith("t1", "u2", "second, edited", expect.any(Function));
+    const st = s.getState();
+    expect(st.activeThreadId).toBe("b1");
+    expect(st.messages.map((m) => m.content)).toEqual(["first", "reply", "second, edited"]);
+    expect(st.branchedFrom).toEqual({ thread_id: "t1", message_id: "u2", title: "One" });
+    expect(st.threads[0]).toMatchObject({ id: "b1", running: true });
+    expect(isThreadRunning(st, "b1")).toBe(true);
+  });
+
+  it("a refused edit stays on the thread and returns the reason", async () => {
+    const s = createStore(
+      fakeApi({
+        editAndResend: () => Promise.reject("the thread is still answering"),
+        getThread: async (id) => ({ thread: { id, title: id, created_at: 1, updated_at: 1, state: { promoted: null, artifacts: [], pending: [], todos: [] } }, messages: [msg({ id: "u1", role: "user", content: "a" })], running: false }),
+      }),
+    );
+    await s.init();
+    await s.openThread("t1");
+    expect(await s.editAndResend("u1", "b")).toBe("the thread is still answering");
+    expect(s.getState().activeThreadId).toBe("t1");
+    expect(s.getState().messages.map((m) => m.content)).toEqual(["a"]);
   });
 });

@@ -4,6 +4,7 @@
  * ephemeral view state (an open rename box, a confirm step) themselves.
  */
 import type { ApprovalDecision } from "../bindings/ApprovalDecision";
+import type { BranchLink } from "../bindings/BranchLink";
 import type { Message } from "../bindings/Message";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunEvent } from "../bindings/RunEvent";
@@ -13,6 +14,7 @@ import type { Usage } from "../bindings/Usage";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
 import { errorText, type Api, type ArtifactContent, type OutputFile } from "./api";
 import { newlyPresented } from "./artifacts";
+import { EXPORT_FORMATS, exportFileName, type ExportFormat } from "./exportFile";
 import { isAnswered } from "./approvals";
 import { applySubagentUpdate, type SubagentView } from "./subagents";
 import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
@@ -67,6 +69,10 @@ export type AppState = {
   outputsError: string | null;
   /** Bumped when files in outputs change, so the open preview reads its file again. */
   outputsVersion: number;
+  /** The active thread is a branch of this thread, made by editing this message there. */
+  branchedFrom: BranchLink | null;
+  /** Branches made from the active thread, each at the user message it edited. */
+  branches: readonly BranchLink[];
 };
 
 export const initialState: AppState = {
@@ -93,6 +99,8 @@ export const initialState: AppState = {
   outputs: [],
   outputsError: null,
   outputsVersion: 0,
+  branchedFrom: null,
+  branches: [],
 };
 
 export function isThreadRunning(state: AppState, threadId: string | null): boolean {
@@ -186,6 +194,8 @@ export function createStore(api: Api) {
     const listAgain = { outputsVersion: state.outputsVersion + 1 };
     return added === null ? listAgain : { ...listAgain, artifactsOpen: true, openedFile: added };
   }
+
+  const noBranches: Partial<AppState> = { branchedFrom: null, branches: [] };
 
   /** A fresh panel for another thread: its own files, nothing selected. */
   const panelReset: Partial<AppState> = { openedFile: null, outputs: [], outputsError: null };
@@ -307,6 +317,10 @@ export function createStore(api: Api) {
         void refreshThreads();
         return;
       }
+      case "thread_titled":
+        // The model named the thread after its first exchange.
+        set((s) => ({ threads: patchThread(s.threads, event.thread_id, { title: event.title }) }));
+        return;
       default:
         return;
     }
@@ -389,6 +403,7 @@ export function createStore(api: Api) {
           threadState: thread.state,
           threadLoading: false,
           listError: null,
+          ...noBranches,
         }));
         return thread.id;
       } catch (err) {
@@ -399,7 +414,7 @@ export function createStore(api: Api) {
 
     async openThread(threadId: string): Promise<void> {
       if (state.activeThreadId === threadId && !state.threadLoading) return;
-      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {}, ...panelReset });
+      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {}, ...panelReset, ...noBranches });
       try {
         const view = await api.getThread(threadId);
         if (state.activeThreadId !== threadId) return;
@@ -408,6 +423,8 @@ export function createStore(api: Api) {
           messages: view.messages,
           threadState: view.thread.state,
           threadLoading: false,
+          branchedFrom: view.branched_from ?? null,
+          branches: view.branches ?? [],
           externalRuns: external ? { ...s.externalRuns, [threadId]: true } : s.externalRuns,
           threads: view.running ? patchThread(s.threads, threadId, { running: true }) : s.threads,
         }));
@@ -430,6 +447,24 @@ export function createStore(api: Api) {
         set((s) => ({ threads: patchThread(s.threads, threadId, { title: clean }), listError: null }));
       } catch (err) {
         set({ listError: errorText(err) });
+      }
+    },
+
+    /**
+     * Asks where to save the active thread as `format` and writes it there. Resolves with the
+     * sentence to show ("Saved to …", the backend's error), or null when the user cancelled.
+     */
+    async exportThread(format: ExportFormat): Promise<{ ok: boolean; text: string } | null> {
+      const id = state.activeThreadId;
+      if (id === null) return null;
+      const title = state.threads.find((t) => t.id === id)?.title ?? "thread";
+      try {
+        const path = await api.chooseSavePath(exportFileName(title, format), EXPORT_FORMATS[format].filterName, format);
+        if (path === null) return null;
+        await api.exportThread(id, format, path);
+        return { ok: true, text: `Saved to ${path}` };
+      } catch (err) {
+        return { ok: false, text: errorText(err) };
       }
     },
 
@@ -484,7 +519,8 @@ export function createStore(api: Api) {
       const name = path.split("/").pop() ?? "file";
       let dest: string | null;
       try {
-        dest = await api.pickSavePath(`Save ${name} as`, name);
+        const dot = name.lastIndexOf(".");
+        dest = await api.chooseSavePath(name, "Same type", dot > 0 ? name.slice(dot + 1) : "");
       } catch (err) {
         return { error: errorText(err) };
       }
@@ -554,6 +590,77 @@ export function createStore(api: Api) {
             runErrors: { ...s.runErrors, [id]: errorText(err) },
           };
         });
+      }
+    },
+
+    /**
+     * Answers the active thread's last message again: its reply (everything after the last
+     * message the user wrote) goes, and the new one streams in its place.
+     */
+    async regenerate(): Promise<void> {
+      const id = state.activeThreadId;
+      if (id === null || isThreadRunning(state, id)) return;
+      const before = state.messages;
+      const cut = lastUserIndex(before);
+      if (cut === -1) return;
+      set((s) => ({
+        messages: s.messages.slice(0, cut + 1),
+        liveRuns: { ...s.liveRuns, [id]: s.liveRuns[id] ?? "" },
+        runErrors: without(s.runErrors, id),
+        threads: patchThread(s.threads, id, { running: true }),
+      }));
+      try {
+        const runId = await api.regenerate(id, (event) => onRunEvent(id, event));
+        set((s) => (id in s.liveRuns ? { liveRuns: { ...s.liveRuns, [id]: runId } } : {}));
+      } catch (err) {
+        // Nothing was replaced: show the old reply again with the reason.
+        set((s) => ({
+          messages: s.activeThreadId === id ? before : s.messages,
+          liveRuns: without(s.liveRuns, id),
+          threads: patchThread(s.threads, id, { running: false }),
+          runErrors: { ...s.runErrors, [id]: errorText(err) },
+        }));
+      }
+    },
+
+    /**
+     * Sends an edited version of a past user message of the active thread. The backend makes
+     * a branch (a new thread with the messages before it) and answers there; the view moves
+     * to the branch, which links back to the original. Resolves with the error sentence, or
+     * null once the branch runs.
+     */
+    async editAndResend(messageId: string, text: string): Promise<string | null> {
+      const source = state.activeThreadId;
+      const content = text.trim();
+      if (source === null || content === "" || isThreadRunning(state, source)) return null;
+      const at = state.messages.findIndex((m) => m.id === messageId);
+      if (at === -1) return null;
+      const kept = state.messages.slice(0, at);
+      // Events may arrive before the branch's id does: hold them until it is known.
+      let branch: string | null = null;
+      const early: RunEvent[] = [];
+      const onEvent = (event: RunEvent) => (branch === null ? early.push(event) : onRunEvent(branch, event));
+      try {
+        const started = await api.editAndResend(source, messageId, content, onEvent);
+        const id = started.thread.id;
+        set((s) => ({
+          threads: upsertThread(s.threads, { id, title: started.thread.title, updated_at: started.thread.updated_at, running: true }),
+          activeThreadId: id,
+          ...panelReset,
+          subagents: {},
+          // The copies the branch starts from, as shown here; reopening it loads the stored ones.
+          messages: kept,
+          threadState: started.thread.state,
+          threadLoading: false,
+          liveRuns: { ...s.liveRuns, [id]: started.run_id },
+          branchedFrom: { thread_id: source, message_id: messageId, title: s.threads.find((t) => t.id === source)?.title ?? "" },
+          branches: [],
+        }));
+        branch = id;
+        for (const event of early) onRunEvent(id, event);
+        return null;
+      } catch (err) {
+        return errorText(err);
       }
     },
 
@@ -640,6 +747,15 @@ export function createStore(api: Api) {
     onRunEvent,
     ...actions,
   };
+}
+
+/** Index of the last message the user wrote (not a hidden note); -1 when there is none. */
+export function lastUserIndex(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m !== undefined && m.role === "user" && !m.hidden) return i;
+  }
+  return -1;
 }
 
 /** `total` plus one more turn's tokens. */

@@ -82,6 +82,12 @@
        * rejects with. Tests drag files over the window with window.__mock.drag(type, paths).
        */
       sandbox: {},
+      /** After a thread's first completed run, the title the "model" gives (thread_titled); null: none. */
+      modelTitle: null,
+      /** What the save dialog answers (plugin:dialog|save): a path, or null as if cancelled. */
+      savePath: null,
+      /** Reject export_thread with this sentence. */
+      exportError: null,
     },
     window.__MOCK_CONFIG__ || {},
   );
@@ -336,9 +342,12 @@
     const list = state.messages.get(threadId);
     const ctl = state.running.get(threadId);
     send({ type: "run_started", run_id: runId, thread_id: threadId });
-    const user = message(threadId, { role: "user", content });
-    list.push(user);
-    send({ type: "message_added", message: user });
+    // content null: regenerate, the user's message is already the last one.
+    if (content !== null) {
+      const user = message(threadId, { role: "user", content });
+      list.push(user);
+      send({ type: "message_added", message: user });
+    }
     const first = message(threadId, { role: "assistant", run_id: runId, status: "streaming" });
     list.push(first);
     send({ type: "message_added", message: first });
@@ -456,10 +465,16 @@
       send({ type: "message_updated", message: reply });
     }
     send({ type: "usage", run_id: runId, usage: { input_tokens: 12, output_tokens: i } });
-    if (t.title === "New thread") t.title = content.slice(0, 30);
+    if (t.title === "New thread" && content !== null) t.title = content.slice(0, 30);
     t.updated_at = now();
     state.running.delete(threadId);
     send({ type: "run_finished", run_id: runId, thread_id: threadId, outcome: outcome === "waiting" ? "waiting_for_user" : outcome, error });
+    if (outcome === "completed" && cfg.modelTitle && !t.titled) {
+      t.titled = true;
+      await sleep(20);
+      t.title = cfg.modelTitle;
+      send({ type: "thread_titled", thread_id: threadId, title: cfg.modelTitle });
+    }
     const cb = callbacks.get(channelId);
     if (cb) cb({ index: index++, end: true });
   }
@@ -714,7 +729,41 @@
     },
     rename_thread: ({ threadId, title }) => {
       thread(threadId).title = title;
+      // The user's title: the model never replaces it.
+      thread(threadId).titled = true;
       return null;
+    },
+    export_thread: ({ threadId, format, path }) => {
+      thread(threadId);
+      if (cfg.exportError) throw cfg.exportError;
+      (state.exports ||= []).push({ threadId, format, path });
+      return null;
+    },
+    regenerate_reply: ({ threadId, onEvent }) => {
+      thread(threadId);
+      if (state.running.has(threadId)) throw "A run is already going in this thread.";
+      const list = state.messages.get(threadId);
+      const last = list.map((m) => m.role === "user" && !m.hidden).lastIndexOf(true);
+      if (last === -1) throw "there is no message to answer again";
+      list.splice(last + 1);
+      const runId = newId("r");
+      state.running.set(threadId, { cancelled: false });
+      setTimeout(() => void stream(threadId, null, onEvent.id, runId), 0);
+      return runId;
+    },
+    edit_and_resend: ({ threadId, messageId, content, onEvent }) => {
+      const src = thread(threadId);
+      const list = state.messages.get(threadId);
+      const at = list.findIndex((m) => m.id === messageId && m.role === "user");
+      if (at === -1) throw `message ${messageId} is not one of your messages in this thread`;
+      const t = { id: newId("t"), title: src.title, created_at: now(), updated_at: now(), titled: src.titled, branchedFrom: { thread_id: threadId, message_id: messageId }, state: { promoted: null, artifacts: [], pending: [], todos: [] } };
+      state.threads.set(t.id, t);
+      state.messages.set(t.id, list.slice(0, at).map((m) => Object.assign({}, m, { id: newId("m"), thread_id: t.id })));
+      const runId = newId("r");
+      state.running.set(t.id, { cancelled: false });
+      setTimeout(() => void stream(t.id, content, onEvent.id, runId), 0);
+      const { externalRunning: _e, titled: _t, branchedFrom: _b, ...out } = t;
+      return { thread: out, run_id: runId };
     },
     delete_thread: ({ threadId }) => {
       thread(threadId);
@@ -724,8 +773,11 @@
     },
     get_thread: ({ threadId }) => {
       const t = thread(threadId);
-      const { externalRunning: _e, ...th } = t;
-      return { thread: th, messages: state.messages.get(threadId), running: summary(t).running };
+      const { externalRunning: _e, titled: _t, branchedFrom, ...th } = t;
+      const link = (id, messageId) => ({ thread_id: id, message_id: messageId, title: state.threads.get(id).title });
+      const from = branchedFrom && state.threads.has(branchedFrom.thread_id) ? link(branchedFrom.thread_id, branchedFrom.message_id) : undefined;
+      const branches = [...state.threads.values()].filter((b) => b.branchedFrom?.thread_id === threadId).map((b) => link(b.id, b.branchedFrom.message_id));
+      return { thread: th, messages: state.messages.get(threadId), running: summary(t).running, branched_from: from, branches };
     },
     start_run: ({ threadId, content, onEvent }) => {
       thread(threadId);
@@ -825,7 +877,7 @@
         truncated: !!f.truncated,
       };
     },
-    "plugin:dialog|save": () => (sb.pickSave.length > 0 ? sb.pickSave.shift() : null),
+    "plugin:dialog|save": () => (sb.pickSave.length > 0 ? sb.pickSave.shift() : cfg.savePath),
     save_artifact_as: ({ threadId, path, dest }) => {
       const f = fileOf(threadId, path);
       if (cfg.saveError) throw cfg.saveError;

@@ -85,6 +85,12 @@ pub enum RunEvent {
         /// The sentence to show when the run failed.
         error: Option<String>,
     },
+    /// The thread got a new title (the model named it after the first exchange). Sent after
+    /// `RunFinished`, once the title is stored.
+    ThreadTitled {
+        thread_id: String,
+        title: String,
+    },
 }
 
 /// Where a subagent is.

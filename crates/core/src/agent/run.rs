@@ -29,6 +29,9 @@ pub enum RunInput {
     /// The user answered every pending call of the thread: run the allowed ones, tell the
     /// model about the denied ones, and go on.
     Resume,
+    /// Answer the thread as it stands, its last shown message being the user's: the reply
+    /// to it was removed to be written again (regenerate).
+    Again,
 }
 
 /// What to run: model turns and tool calls until the model answers in text, a middleware
@@ -124,6 +127,7 @@ async fn drive(parts: &RunParts, spec: &RunSpec) -> Result<Outcome, StoreError> 
                 return Ok(ended);
             }
         }
+        RunInput::Again => {}
     }
 
     loop {

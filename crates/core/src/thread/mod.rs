@@ -13,6 +13,7 @@ pub use pending::{
     SUPERSEDED_RESULT,
 };
 pub use state::{
-    Promoted, Thread, ThreadSearchHit, ThreadState, ThreadSummary, ThreadView, TodoItem, TodoStatus,
+    BranchLink, Promoted, Thread, ThreadSearchHit, ThreadState, ThreadSummary, ThreadView,
+    TodoItem, TodoStatus,
 };
 pub use store::{StoreError, ThreadStore};

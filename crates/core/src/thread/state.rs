@@ -153,6 +153,25 @@ pub struct ThreadView {
     pub messages: Vec<super::Message>,
     /// Whether a run of this thread is streaming right now.
     pub running: bool,
+    /// For a branch (a past message edited and sent again): the thread and message it came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub branched_from: Option<BranchLink>,
+    /// Threads branched from this one, oldest first, each with the message here it replaced.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub branches: Vec<BranchLink>,
+}
+
+/// One end of a branch: the other thread, and the edited user message of the source thread.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct BranchLink {
+    pub thread_id: String,
+    /// The message of the source thread that the branch edited.
+    pub message_id: String,
+    /// The other thread's title.
+    pub title: String,
 }
 
 #[cfg(test)]

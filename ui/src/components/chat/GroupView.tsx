@@ -1,5 +1,5 @@
 import { SubagentCard } from "../SubagentCard";
-import { memo, type ReactNode } from "react";
+import { memo, useState, type ReactNode } from "react";
 import type { Usage } from "../../bindings/Usage";
 import { groupActive, groupRows, processingSummary, rowCounts, SPECIAL_TOOLS, type ChatItem, type MessageGroup, type ToolCallRow } from "../../core/groups";
 import { statusNote } from "../../core/messages";
@@ -10,6 +10,7 @@ import { StateMark, ToolCallRows } from "../ToolCallRows";
 import { useChatActions } from "./chatActions";
 import { CopyButton } from "./CopyButton";
 import { Markdown } from "./Markdown";
+import { MessageEditor, UserMessageTools } from "./MessageEdit";
 
 type Props = {
   group: MessageGroup;
@@ -101,12 +102,20 @@ function ProcessingGroup({
 /** A message with its reasoning, text, tool rows and status note. */
 function MessageView({ item, compact = false }: { item: ChatItem; compact?: boolean }) {
   const { message: msg, rows } = item;
+  const [editing, setEditing] = useState(false);
   // An orphan result opening a group of its own has no message to show, only its row.
   if (msg.role === "tool") return <ToolCallRows rows={rows} />;
   const note = statusNote(msg);
   const streaming = msg.status === "streaming";
   const empty = msg.content === "" && msg.reasoning === "";
   const user = msg.role === "user";
+  if (user && editing) {
+    return (
+      <article className="message user editing" data-testid="message" data-role={msg.role} data-status={msg.status}>
+        <MessageEditor msg={msg} onDone={() => setEditing(false)} />
+      </article>
+    );
+  }
   return (
     <article
       className={`message ${user ? "user" : "assistant"} status-${msg.status}${compact ? " compact" : ""}`}
@@ -142,6 +151,7 @@ function MessageView({ item, compact = false }: { item: ChatItem; compact?: bool
       {!compact && !streaming && msg.content !== "" && (
         <div className="message-actions">
           <CopyButton text={msg.content} label="Copy message" testId="copy-message" />
+          {user && <UserMessageTools msg={msg} onEdit={() => setEditing(true)} />}
         </div>
       )}
     </article>
