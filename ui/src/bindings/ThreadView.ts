@@ -18,4 +18,4 @@ branched_from?: BranchLink,
 /**
  * Threads branched from this one, oldest first, each with the message here it replaced.
  */
-branches: Array<BranchLink>, };
+branches?: Array<BranchLink>, };

@@ -158,7 +158,8 @@ pub struct ThreadView {
     #[cfg_attr(feature = "ts", ts(optional))]
     pub branched_from: Option<BranchLink>,
     /// Threads branched from this one, oldest first, each with the message here it replaced.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<BranchLink>>", optional))]
     pub branches: Vec<BranchLink>,
 }
 
