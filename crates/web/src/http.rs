@@ -222,11 +222,15 @@ mod tests {
     #[test]
     fn endpoints_join_with_or_without_a_trailing_slash() {
         assert_eq!(
-            endpoint("http://127.0.0.1:9/res/v1", "web/search").unwrap().as_str(),
+            endpoint("http://127.0.0.1:9/res/v1", "web/search")
+                .unwrap()
+                .as_str(),
             "http://127.0.0.1:9/res/v1/web/search"
         );
         assert_eq!(
-            endpoint("https://api.tavily.com/", "search").unwrap().as_str(),
+            endpoint("https://api.tavily.com/", "search")
+                .unwrap()
+                .as_str(),
             "https://api.tavily.com/search"
         );
     }
@@ -237,6 +241,9 @@ mod tests {
         let latin1 = [0x63, 0x61, 0x66, 0xe9];
         assert_eq!(decode(&latin1, "text/html; charset=iso-8859-1"), "café");
         assert_eq!(decode("café".as_bytes(), "text/html"), "café");
-        assert_eq!(decode("café".as_bytes(), "text/html; charset=\"utf-8\""), "café");
+        assert_eq!(
+            decode("café".as_bytes(), "text/html; charset=\"utf-8\""),
+            "café"
+        );
     }
 }

@@ -36,7 +36,9 @@ impl KeyedService {
 
     /// The service from its id.
     pub fn from_id(id: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.id().eq_ignore_ascii_case(id))
+        Self::ALL
+            .into_iter()
+            .find(|s| s.id().eq_ignore_ascii_case(id))
     }
 }
 

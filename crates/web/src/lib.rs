@@ -27,12 +27,14 @@ pub use config::{Endpoints, WebConfig};
 pub use error::WebError;
 pub use keys::{KeyStore, KeyedService, NoKeys};
 pub use tools::{
-    ImageSearch, WebFetch, WebSearch, IMAGE_SEARCH_NAME, WEB_FETCH_NAME, WEB_GROUP,
-    WEB_SEARCH_NAME,
+    ImageSearch, WebFetch, WebSearch, IMAGE_SEARCH_NAME, WEB_FETCH_NAME, WEB_GROUP, WEB_SEARCH_NAME,
 };
 
 /// The three web tools over one client. Fails only if the TLS backend cannot start.
-pub fn web_tools(config: WebConfig, keys: Arc<dyn KeyStore>) -> Result<Vec<Arc<dyn Tool>>, WebError> {
+pub fn web_tools(
+    config: WebConfig,
+    keys: Arc<dyn KeyStore>,
+) -> Result<Vec<Arc<dyn Tool>>, WebError> {
     let shared = tools::Shared {
         http: http::Http::new(config)?,
         keys,

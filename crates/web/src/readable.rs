@@ -3,8 +3,8 @@
 //! page's title; text pages pass through. Pure and synchronous: callers run it on the blocking
 //! pool, since parsing a big page takes a while.
 
-use dom_smoothie::{Config, Readability, TextMode};
 use dom_query::Document;
+use dom_smoothie::{Config, Readability, TextMode};
 
 /// Elements never worth reading when the whole body has to be used.
 const BOILERPLATE: &[&str] = &[
@@ -104,9 +104,15 @@ mod tests {
             &fixture("article-async-rust.html"),
             "https://blog.example.org/2024/async-rust",
         );
-        assert_eq!(page.title, "Understanding async Rust: futures, executors and wakers");
+        assert_eq!(
+            page.title,
+            "Understanding async Rust: futures, executors and wakers"
+        );
         let md = &page.markdown;
-        assert!(md.contains("A future is a value that may not be ready yet"), "{md}");
+        assert!(
+            md.contains("A future is a value that may not be ready yet"),
+            "{md}"
+        );
         assert!(md.contains("## Wakers"), "{md}");
         assert!(md.contains("- **Tokio**"), "lists stay lists: {md}");
         assert!(md.contains("```"), "code blocks stay code: {md}");
@@ -135,7 +141,11 @@ mod tests {
             <footer>Footer text</footer></body></html>";
         let page = html_to_readable(html, "https://links.example/");
         assert_eq!(page.title, "Links");
-        assert!(page.markdown.contains("https://a.example/"), "{}", page.markdown);
+        assert!(
+            page.markdown.contains("https://a.example/"),
+            "{}",
+            page.markdown
+        );
         assert!(!page.markdown.contains("Footer text"), "{}", page.markdown);
         assert!(!page.markdown.contains("var x"), "{}", page.markdown);
     }

@@ -35,7 +35,12 @@ pub fn format_hits(query: &str, service: &str, hits: &[SearchHit]) -> String {
         plural(hits.len())
     );
     for (i, h) in hits.iter().enumerate() {
-        out.push_str(&format!("\n{}. [{}]({})\n", i + 1, one_line(&h.title), h.url));
+        out.push_str(&format!(
+            "\n{}. [{}]({})\n",
+            i + 1,
+            one_line(&h.title),
+            h.url
+        ));
         if !h.snippet.is_empty() {
             out.push_str(&format!("   {}\n", one_line(&h.snippet)));
         }
@@ -55,7 +60,11 @@ pub fn format_images(query: &str, service: &str, hits: &[ImageHit], note: Option
         )
     };
     for (i, h) in hits.iter().enumerate() {
-        let title = if h.title.trim().is_empty() { "(untitled)" } else { &h.title };
+        let title = if h.title.trim().is_empty() {
+            "(untitled)"
+        } else {
+            &h.title
+        };
         out.push_str(&format!("\n{}. {}\n", i + 1, one_line(title)));
         out.push_str(&format!("   image: {}\n", h.image_url));
         out.push_str(&format!("   thumbnail: {}\n", h.thumbnail_url));

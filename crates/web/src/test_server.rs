@@ -59,11 +59,13 @@ pub struct Seen {
 impl Seen {
     /// The decoded value of query (or form body) parameter `name`.
     pub fn param(&self, name: &str) -> Option<String> {
-        [self.query.as_str(), self.body.as_str()].into_iter().find_map(|s| {
-            url::form_urlencoded::parse(s.as_bytes())
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.into_owned())
-        })
+        [self.query.as_str(), self.body.as_str()]
+            .into_iter()
+            .find_map(|s| {
+                url::form_urlencoded::parse(s.as_bytes())
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.into_owned())
+            })
     }
 }
 
@@ -138,7 +140,11 @@ impl FixtureServer {
 
     /// Every request so far, oldest first.
     pub fn seen(&self) -> Vec<Seen> {
-        self.state.seen.lock().map(|s| s.clone()).unwrap_or_default()
+        self.state
+            .seen
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -172,7 +178,11 @@ async fn handle(State(state): State<Arc<ServerState>>, request: Request) -> Resp
             body: String::from_utf8_lossy(&body).into_owned(),
         });
     }
-    let reply = state.replies.lock().ok().and_then(|r| r.get(&path).cloned());
+    let reply = state
+        .replies
+        .lock()
+        .ok()
+        .and_then(|r| r.get(&path).cloned());
     let reply = match reply {
         Some(r) => r,
         None => {

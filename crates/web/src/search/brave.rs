@@ -130,7 +130,10 @@ mod tests {
         assert_eq!(hits[0].url, "https://rust-lang.github.io/async-book/");
         assert!(!hits[0].snippet.contains('<'), "{}", hits[0].snippet);
         assert!(hits[0].snippet.contains("async"), "{}", hits[0].snippet);
-        assert_eq!(parse_web(r#"{"type":"search","query":{"original":"x"}}"#).unwrap(), vec![]);
+        assert_eq!(
+            parse_web(r#"{"type":"search","query":{"original":"x"}}"#).unwrap(),
+            vec![]
+        );
         assert!(parse_web("not json").is_err());
     }
 
@@ -138,9 +141,17 @@ mod tests {
     fn image_results_take_the_original_image_and_the_brave_thumbnail() {
         let hits = parse_images(&fixture("brave-images-ferris.json")).unwrap();
         assert_eq!(hits.len(), 2);
-        assert_eq!(hits[0].image_url, "https://rustacean.net/assets/rustacean-flat-happy.png");
-        assert!(hits[0].thumbnail_url.starts_with("https://imgs.search.brave.com/"));
-        assert_eq!(hits[0].source_page.as_deref(), Some("https://rustacean.net/"));
+        assert_eq!(
+            hits[0].image_url,
+            "https://rustacean.net/assets/rustacean-flat-happy.png"
+        );
+        assert!(hits[0]
+            .thumbnail_url
+            .starts_with("https://imgs.search.brave.com/"));
+        assert_eq!(
+            hits[0].source_page.as_deref(),
+            Some("https://rustacean.net/")
+        );
         assert_eq!(hits[0].size, Some((1200, 800)));
     }
 }

@@ -27,7 +27,10 @@ pub enum HtmlPage {
 /// DuckDuckGo's redirect (`//duckduckgo.com/l/?uddg=<target>`) become their target.
 pub fn parse_html_results(html: &str) -> HtmlPage {
     let doc = Document::from(html);
-    if doc.select(".anomaly-modal__title, #challenge-form").exists() {
+    if doc
+        .select(".anomaly-modal__title, #challenge-form")
+        .exists()
+    {
         return HtmlPage::BotCheck;
     }
     let mut hits = Vec::new();
@@ -157,7 +160,9 @@ mod tests {
         assert_eq!(hits[0].title, "Asynchronous Programming in Rust");
         assert_eq!(hits[0].url, "https://rust-lang.github.io/async-book/");
         assert!(
-            hits[0].snippet.starts_with("This book aims to be a thorough guide"),
+            hits[0]
+                .snippet
+                .starts_with("This book aims to be a thorough guide"),
             "{}",
             hits[0].snippet
         );
@@ -186,8 +191,10 @@ mod tests {
     #[test]
     fn redirect_links_decode_and_ads_and_other_schemes_are_dropped() {
         assert_eq!(
-            target_url("//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1%26c%3D2&rut=abc")
-                .as_deref(),
+            target_url(
+                "//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1%26c%3D2&rut=abc"
+            )
+            .as_deref(),
             Some("https://example.com/a?b=1&c=2")
         );
         assert_eq!(
@@ -211,10 +218,7 @@ mod tests {
             find_vqd(&fixture("duckduckgo-images-token.html")).as_deref(),
             Some("4-211907441806286633395386049563398461373")
         );
-        assert_eq!(
-            find_vqd("x&vqd=4-12345&p=1").as_deref(),
-            Some("4-12345")
-        );
+        assert_eq!(find_vqd("x&vqd=4-12345&p=1").as_deref(), Some("4-12345"));
         assert_eq!(find_vqd("<html>no token here</html>"), None);
     }
 
@@ -223,9 +227,17 @@ mod tests {
         let hits = parse_images(&fixture("duckduckgo-images-ferris.json")).unwrap();
         assert_eq!(hits.len(), 3);
         assert_eq!(hits[0].title, "Ferris the crab, unofficial mascot for Rust");
-        assert_eq!(hits[0].image_url, "https://rustacean.net/assets/rustacean-orig-noshadow.png");
-        assert!(hits[0].thumbnail_url.starts_with("https://tse2.mm.bing.net/th?id="));
-        assert_eq!(hits[0].source_page.as_deref(), Some("https://rustacean.net/"));
+        assert_eq!(
+            hits[0].image_url,
+            "https://rustacean.net/assets/rustacean-orig-noshadow.png"
+        );
+        assert!(hits[0]
+            .thumbnail_url
+            .starts_with("https://tse2.mm.bing.net/th?id="));
+        assert_eq!(
+            hits[0].source_page.as_deref(),
+            Some("https://rustacean.net/")
+        );
         assert_eq!(hits[0].size, Some((1200, 800)));
         assert!(matches!(
             parse_images("<html>403</html>"),

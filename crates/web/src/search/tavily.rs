@@ -110,10 +110,15 @@ mod tests {
         let hits = parse_web(&json).unwrap();
         assert_eq!(hits.len(), 2);
         assert_eq!(hits[1].url, "https://tokio.rs/tokio/tutorial");
-        assert!(hits[1].snippet.starts_with("Tokio is an asynchronous runtime"));
+        assert!(hits[1]
+            .snippet
+            .starts_with("Tokio is an asynchronous runtime"));
         let images = parse_images(&json).unwrap();
         assert_eq!(images.len(), 2);
-        assert_eq!(images[0].image_url, "https://tokio.rs/img/tokio-horizontal.svg");
+        assert_eq!(
+            images[0].image_url,
+            "https://tokio.rs/img/tokio-horizontal.svg"
+        );
         assert_eq!(images[0].thumbnail_url, images[0].image_url);
         assert_eq!(images[0].title, "The Tokio logo, a stylised turtle");
     }

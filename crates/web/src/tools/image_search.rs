@@ -98,13 +98,16 @@ impl ImageSearch {
                 (tavily::SERVICE, tavily::parse_images(&body.text)?, None)
             }
             None => {
-                let hits = self.duckduckgo(query).await.map_err(|e| WebError::Refused {
-                    service: "DuckDuckGo image search".into(),
-                    detail: format!(
-                        "{e}. It is an unofficial keyless endpoint that often refuses \
+                let hits = self
+                    .duckduckgo(query)
+                    .await
+                    .map_err(|e| WebError::Refused {
+                        service: "DuckDuckGo image search".into(),
+                        detail: format!(
+                            "{e}. It is an unofficial keyless endpoint that often refuses \
                          programs; store a Brave Search or Tavily key for reliable image search"
-                    ),
-                })?;
+                        ),
+                    })?;
                 (duckduckgo::SERVICE, hits, Some(KEYLESS_NOTE))
             }
         };
@@ -153,7 +156,11 @@ impl Tool for ImageSearch {
         &self.meta
     }
 
-    async fn call(&self, args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    async fn call(
+        &self,
+        args: serde_json::Value,
+        ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
         let args: Args = parse_args(args)?;
         let query = check_query(&args.query)?;
         let n = args.max_results.unwrap_or(DEFAULT_IMAGES);
@@ -163,6 +170,8 @@ impl Tool for ImageSearch {
             )));
         }
         let (service, hits, note) = cancellable(ctx, self.search(&query, n)).await?;
-        Ok(ToolOutput::text(format_images(&query, service, &hits, note)))
+        Ok(ToolOutput::text(format_images(
+            &query, service, &hits, note,
+        )))
     }
 }

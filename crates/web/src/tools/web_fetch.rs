@@ -111,14 +111,22 @@ impl WebFetch {
                     })?
             }
         };
-        Ok(render(&page, &final_url, self.shared.http.config().max_text_chars))
+        Ok(render(
+            &page,
+            &final_url,
+            self.shared.http.config().max_text_chars,
+        ))
     }
 }
 
 /// `Title:` and `URL:` lines, a blank line, the text (cut, with a note saying so). The UI
 /// reads the two header lines (ui/src/core/toolViews.ts).
 fn render(page: &Readable, url: &str, max_chars: usize) -> String {
-    let title = if page.title.is_empty() { "(no title)" } else { &page.title };
+    let title = if page.title.is_empty() {
+        "(no title)"
+    } else {
+        &page.title
+    };
     let mut out = format!("Title: {}\nURL: {url}\n\n", crate::results::one_line(title));
     let text = page.markdown.trim();
     if text.is_empty() {
@@ -148,7 +156,11 @@ impl Tool for WebFetch {
         &self.meta
     }
 
-    async fn call(&self, args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    async fn call(
+        &self,
+        args: serde_json::Value,
+        ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
         let args: Args = parse_args(args)?;
         let text = cancellable(ctx, self.fetch(&args.url)).await?;
         Ok(ToolOutput::text(text))
@@ -179,11 +191,20 @@ mod tests {
             markdown: format!("{}\n\n{}", "x".repeat(50), "y".repeat(50)),
         };
         let out = render(&page, "https://e.example/", 60);
-        assert!(out.starts_with("Title: A title\nURL: https://e.example/\n\n"), "{out}");
+        assert!(
+            out.starts_with("Title: A title\nURL: https://e.example/\n\n"),
+            "{out}"
+        );
         assert!(out.contains(&"x".repeat(50)));
         assert!(!out.contains('y'));
-        assert!(out.ends_with("[Cut: showing 50 of 102 characters of the page's text.]\n"), "{out}");
-        let empty = Readable { title: String::new(), markdown: " ".into() };
+        assert!(
+            out.ends_with("[Cut: showing 50 of 102 characters of the page's text.]\n"),
+            "{out}"
+        );
+        let empty = Readable {
+            title: String::new(),
+            markdown: " ".into(),
+        };
         assert!(render(&empty, "https://e.example/", 60).contains("(no title)"));
     }
 }

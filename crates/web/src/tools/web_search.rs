@@ -56,7 +56,11 @@ impl WebSearch {
         }
     }
 
-    async fn search(&self, query: &str, n: usize) -> Result<(&'static str, Vec<SearchHit>), WebError> {
+    async fn search(
+        &self,
+        query: &str,
+        n: usize,
+    ) -> Result<(&'static str, Vec<SearchHit>), WebError> {
         let http = &self.shared.http;
         let endpoints = &http.config().endpoints;
         let (service, mut hits) = match self.shared.keyed_service().await {
@@ -123,7 +127,11 @@ impl Tool for WebSearch {
         &self.meta
     }
 
-    async fn call(&self, args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    async fn call(
+        &self,
+        args: serde_json::Value,
+        ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
         let args: Args = parse_args(args)?;
         let query = check_query(&args.query)?;
         let n = args.max_results.unwrap_or(DEFAULT_RESULTS);
