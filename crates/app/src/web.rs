@@ -26,11 +26,14 @@ impl KeyStore for KeychainKeys {
     }
 }
 
+/// The tools last made, and the endpoints they were made for.
+type Cached = Option<(Endpoints, Vec<Arc<dyn Tool>>)>;
+
 /// web_search, web_fetch and image_search, remade only when the endpoints setting changes.
 pub(crate) struct WebToolSource {
     store: Arc<SqliteStore>,
     keys: Arc<dyn KeyStore>,
-    cached: Mutex<Option<(Endpoints, Vec<Arc<dyn Tool>>)>>,
+    cached: Mutex<Cached>,
 }
 
 impl WebToolSource {
