@@ -23,6 +23,7 @@ mod subagents;
 mod title;
 mod tool_call;
 mod tools;
+mod web;
 
 pub use approvals::APPROVAL_POLICY_SETTING;
 pub use error::AppError;
@@ -36,6 +37,7 @@ pub use subagents::{
     MAX_CONCURRENT_SUBAGENTS, MAX_SUBAGENTS_PER_RUN, SUBAGENT_TIMEOUT, SUBAGENT_TIMEOUT_SETTING,
 };
 pub use tools::RunOptions;
+pub use web::{SearchKeyStatus, WEB_ENDPOINTS_SETTING};
 pub use workbench_sandbox::shell::JobInfo;
 pub use workbench_sandbox::MountSpec;
 
@@ -62,7 +64,7 @@ pub struct App {
     secrets: Arc<dyn SecretStore>,
     /// Live runs by thread id; at most one per thread.
     runs: Mutex<HashMap<String, runs::LiveRun>>,
-    /// Tool sources besides the built-ins, in dedupe order (MCP arrives here).
+    /// Tool sources besides the built-ins, in dedupe order (MCP, then the web tools).
     sources: RwLock<Vec<Arc<dyn workbench_core::tools::sources::CandidateSource>>>,
     /// Each thread's confined shell and background jobs.
     shells: shells::Shells,
@@ -88,12 +90,14 @@ impl App {
         data.create()?;
         let store = SqliteStore::open(&data.database())?;
         let (mcp, mcp_source) = mcp::manager(&data, secrets.clone());
+        let store = Arc::new(store);
+        let web_source = Arc::new(web::WebToolSource::new(store.clone(), secrets.clone()));
         Ok(Arc::new(Self {
             data,
-            store: Arc::new(store),
+            store,
             secrets,
             runs: Mutex::new(HashMap::new()),
-            sources: RwLock::new(vec![mcp_source]),
+            sources: RwLock::new(vec![mcp_source, web_source]),
             mcp,
             shells: shells::Shells::detect(),
             subagents: subagents::LiveSubagents::default(),

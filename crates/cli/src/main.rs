@@ -6,6 +6,7 @@ mod run;
 mod thread;
 mod tool_call;
 mod tools;
+mod web;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +53,8 @@ enum Command {
     Thread(thread::ThreadArgs),
     /// Manages MCP servers: list, add, import, remove, enable, disable, validate, tools.
     Mcp(mcp::McpArgs),
+    /// Web search keys: `web key brave|tavily` (key on stdin, stored in the keychain), `web keys`.
+    Web(web::WebArgs),
 }
 
 /// Exit status when the model or the network failed.
@@ -116,6 +119,7 @@ fn main() -> ExitCode {
             Command::Answer(args) => with_mcp(&app, approve::answer(app.clone(), args)).await,
             Command::Tool(args) => with_mcp(&app, tool_call::run(app.clone(), args)).await,
             Command::Thread(args) => thread::run(&app, args).await,
+            Command::Web(args) => web::run(&app, args).await,
         }
     })
 }

@@ -126,9 +126,10 @@ fn the_table_form_ends_with_a_summary() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("TOOL"), "{text}");
-    // ls, read_file, write_file, str_replace, apply_patch visible; the search, git and shell
-    // tools and the six built-ins hidden by the agent's groups.
-    assert!(text.contains("5 visible, 0 deferred, 14 hidden"), "{text}");
+    // ls, read_file, write_file, str_replace, apply_patch and the three web tools visible (the
+    // agent's groups are web and file); the search, git and shell tools and the six built-ins
+    // hidden by them.
+    assert!(text.contains("8 visible, 0 deferred, 14 hidden"), "{text}");
     // Aliases are listed after the tools with where they lead.
     assert!(
         text.contains("list_dir -> ls  (removed in 0.3.0): calls run `ls`"),

@@ -4,6 +4,7 @@ import type { ToolCallRow } from "../core/groups";
 import type { ToolCallState } from "../core/toolCalls";
 import { prettyArgs, splitToolName, summarizeArgs } from "../core/toolCalls";
 import { argsWithoutPath, filePath, parseShellResult, searchLinks, stringArg, toolKind, type ToolKind } from "../core/toolViews";
+import { WebFetchBody, ImageResultsBody } from "./WebToolViews";
 import { useChatActions } from "./chat/chatActions";
 import { CheckIcon, CrossIcon, FileIcon, GlobeIcon, PauseIcon, PlugIcon, TerminalIcon, WrenchIcon } from "./icons";
 
@@ -163,6 +164,8 @@ function Body({ call, kind, resultText }: { call: ToolCall; kind: ToolKind; resu
       );
     }
   }
+  if (call.name === "web_fetch" && resultText !== null) return <WebFetchBody resultText={resultText} />;
+  if (call.name === "image_search" && resultText !== null) return <ImageResultsBody resultText={resultText} />;
   if (kind === "search" && resultText !== null) {
     const links = searchLinks(resultText);
     if (links.length > 0) {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { call } from "./fixtures";
-import { argsWithoutPath, filePath, LINKS_MAX, parseShellResult, searchLinks, toolKind } from "./toolViews";
+import {
+  argsWithoutPath,
+  fetchedPage,
+  filePath,
+  imageResults,
+  LINKS_MAX,
+  parseShellResult,
+  searchLinks,
+  toolKind,
+  webResultLinks,
+} from "./toolViews";
 
 describe("toolKind", () => {
   it.each([
@@ -91,5 +101,83 @@ describe("searchLinks", () => {
   it("lists at most LINKS_MAX links", () => {
     const text = Array.from({ length: 50 }, (_, i) => `https://e.example/${i}`).join("\n");
     expect(searchLinks(text)).toHaveLength(LINKS_MAX);
+  });
+});
+
+// The exact text crates/web/src/results.rs writes (see its unit tests).
+const WEB_RESULTS = `Web results for "rust book" (DuckDuckGo, 3 results):
+
+1. [The Rust Book](https://doc.rust-lang.org/book/)
+   Learn Rust from the start
+
+2. [Rust](https://www.rust-lang.org/)
+
+3. [Bad link](javascript:alert(1))
+   never a link
+`;
+
+describe("webResultLinks", () => {
+  it("reads web_search's numbered list with titles and snippets", () => {
+    expect(webResultLinks(WEB_RESULTS).slice(0, 2)).toEqual([
+      { url: "https://doc.rust-lang.org/book/", title: "The Rust Book", snippet: "Learn Rust from the start" },
+      { url: "https://www.rust-lang.org/", title: "Rust", snippet: "" },
+    ]);
+  });
+
+  it("feeds searchLinks, which drops what is not http(s)", () => {
+    expect(searchLinks(WEB_RESULTS).map((l) => l.title)).toEqual(["The Rust Book", "Rust"]);
+  });
+
+  it("finds nothing in other text", () => {
+    expect(webResultLinks("No web results for \"zzz\" (Brave).")).toEqual([]);
+  });
+});
+
+describe("imageResults", () => {
+  const text = `Image results for "ferris" (DuckDuckGo, 3 results):
+
+1. Ferris the crab
+   image: https://rustacean.net/ferris.png
+   thumbnail: https://tse1.mm.bing.net/th?id=1
+   source: https://rustacean.net/
+   size: 1200x800
+
+2. (untitled)
+   image: https://b.example/b.jpg
+   thumbnail: data:image/png;base64,AAAA
+
+3. Sneaky
+   image: javascript:alert(1)
+
+Found through DuckDuckGo's unofficial keyless image endpoint, which may refuse requests at any time.
+`;
+
+  it("reads image, thumbnail, source and size; non-web URLs never become links", () => {
+    expect(imageResults(text)).toEqual([
+      {
+        title: "Ferris the crab",
+        imageUrl: "https://rustacean.net/ferris.png",
+        thumbnailUrl: "https://tse1.mm.bing.net/th?id=1",
+        sourceUrl: "https://rustacean.net/",
+        size: "1200x800",
+      },
+      { title: "(untitled)", imageUrl: "https://b.example/b.jpg", thumbnailUrl: null, sourceUrl: null, size: null },
+    ]);
+  });
+});
+
+describe("fetchedPage", () => {
+  it("reads the title and URL lines and whether the text was cut", () => {
+    const page = "Title: Understanding async Rust\nURL: https://blog.example.org/a\n\nText.\n";
+    expect(fetchedPage(page)).toEqual({ title: "Understanding async Rust", url: "https://blog.example.org/a", cut: false });
+    const cut = "Title: (no title)\nURL: http://e.example/\n\nxxx\n\n[Cut: showing 10,000 of 34,567 characters of the page's text.]\n";
+    expect(fetchedPage(cut)).toEqual({ title: null, url: "http://e.example/", cut: true });
+    const cut2 = "Title: T\nURL: http://e.example/\n\nxxx\n\n[Cut: showing 50 of 102 characters of the page's text.]\n";
+    expect(fetchedPage(cut2)?.cut).toBe(true);
+  });
+
+  it("is null for other text and for non-web URLs", () => {
+    expect(fetchedPage("could not connect to example.com: refused")).toBeNull();
+    expect(fetchedPage("Title: x\nURL: file:///etc/passwd\n\n")).toBeNull();
   });
 });

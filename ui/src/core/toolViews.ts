@@ -110,12 +110,13 @@ const URL_IN_TEXT = /https?:\/\/[^\s<>"'`)\]]+/g;
 
 /**
  * The links in a search or fetch result: a JSON list of `{url|link|href, title, snippet|
- * description|content}` (or such a list under `results`), or else every http(s) URL in the
- * text. Only http and https links are kept: nothing else may become a clickable link.
+ * description|content}` (or such a list under `results`), or web_search's numbered markdown
+ * list (see `webResultLinks`), or else every http(s) URL in the text. Only http and https links are kept: nothing else may become a clickable link.
  */
 export function searchLinks(text: string): Link[] {
   const fromJson = linksFromJson(text);
-  const links = fromJson ?? linksFromText(text);
+  const fromList = fromJson === null ? webResultLinks(text) : null;
+  const links = fromJson ?? (fromList !== null && fromList.length > 0 ? fromList : linksFromText(text));
   const seen = new Set<string>();
   const out: Link[] = [];
   for (const l of links) {
@@ -176,4 +177,94 @@ function firstString(obj: Record<string, unknown>, keys: readonly string[]): str
     if (typeof v === "string" && v.trim() !== "") return v;
   }
   return null;
+}
+
+/** One `N. [title](url)` item of web_search's result, its snippet on the indented next line. */
+const WEB_RESULT_ITEM = /^\d+\. \[(.*)\]\((\S+)\)[ \t]*$/;
+
+/**
+ * The results of web_search (crates/web/src/results.rs `format_hits`): `N. [title](url)`
+ * lines, each followed by an indented snippet line. Empty when the text is not in that shape.
+ */
+export function webResultLinks(text: string): Link[] {
+  const lines = text.split("\n");
+  const out: Link[] = [];
+  lines.forEach((line, i) => {
+    const m = WEB_RESULT_ITEM.exec(line);
+    const title = m?.[1] ?? "";
+    const url = m?.[2];
+    if (url === undefined) return;
+    const next = lines[i + 1] ?? "";
+    const snippet = /^ {3}\S/.test(next) ? next.trim() : "";
+    out.push({ url, title: title.trim() === "" ? url : title, snippet });
+  });
+  return out;
+}
+
+export type ImageResult = {
+  title: string;
+  /** The full-size image. */
+  imageUrl: string;
+  thumbnailUrl: string | null;
+  /** The page the image is on, when known. */
+  sourceUrl: string | null;
+  /** `1200x800`, when known. */
+  size: string | null;
+};
+
+/**
+ * The results of image_search (crates/web/src/results.rs `format_images`): `N. title` lines,
+ * each followed by indented `image:`, `thumbnail:`, `source:` and `size:` lines. Items whose
+ * image is not an http(s) URL are dropped; a non-web source or thumbnail becomes null.
+ */
+export function imageResults(text: string): ImageResult[] {
+  const out: ImageResult[] = [];
+  let current: ImageResult | null = null;
+  const flush = () => {
+    if (current !== null && isWebUrl(current.imageUrl)) out.push(current);
+    current = null;
+  };
+  for (const line of text.split("\n")) {
+    const item = /^\d+\. (.*)$/.exec(line);
+    if (item !== null) {
+      flush();
+      current = { title: (item[1] ?? "").trim(), imageUrl: "", thumbnailUrl: null, sourceUrl: null, size: null };
+      continue;
+    }
+    const field = /^ {3}(image|thumbnail|source|size): (\S+)\s*$/.exec(line);
+    const key = field?.[1];
+    const value = field?.[2];
+    if (key === undefined || value === undefined || current === null) continue;
+    if (key === "image") current.imageUrl = value;
+    else if (key === "thumbnail") current.thumbnailUrl = isWebUrl(value) ? value : null;
+    else if (key === "source") current.sourceUrl = isWebUrl(value) ? value : null;
+    else current.size = value;
+  }
+  flush();
+  return out.slice(0, LINKS_MAX);
+}
+
+export type FetchedPage = {
+  /** null when the page had none. */
+  title: string | null;
+  url: string;
+  /** The text was cut to the tool's limit. */
+  cut: boolean;
+};
+
+/**
+ * The head of web_fetch's result (crates/web/src/tools/web_fetch.rs `render`): `Title:` and
+ * `URL:` lines, then the page's text, ending with a `[Cut: ...]` note when it was cut. Null
+ * when the text is not in that shape or the URL is not http(s).
+ */
+export function fetchedPage(text: string): FetchedPage | null {
+  const m = /^Title: (.*)\nURL: (\S+)\n/.exec(text);
+  const url = m?.[2];
+  if (url === undefined || !isWebUrl(url)) return null;
+  const title = (m?.[1] ?? "").trim();
+  return {
+    title: title === "" || title === "(no title)" ? null : title,
+    url,
+    cut: /\n\[Cut: showing [\d,]+ of [\d,]+ characters[^\]]*\]\s*$/.test(text),
+  };
 }
