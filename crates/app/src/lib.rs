@@ -7,6 +7,7 @@
 pub mod agents;
 mod approvals;
 pub mod artifacts;
+pub mod config_tools;
 mod error;
 mod frontmatter;
 mod mcp;
@@ -14,6 +15,7 @@ mod memory;
 mod mounts;
 mod paths;
 mod provider;
+mod run_choices;
 mod runs;
 mod shells;
 pub mod skills;
@@ -28,6 +30,7 @@ pub use memory::MEMORY_ENABLED_SETTING;
 pub use mounts::{ThreadFolder, MAX_UPLOAD_BYTES};
 pub use paths::{default_data_dir, DataDir};
 pub use provider::ModelChoice;
+pub use run_choices::{AgentChoice, RunChoices, SkillChoice};
 pub use runs::RunHandle;
 pub use shells::ShellSettings;
 pub use subagents::{
