@@ -60,6 +60,7 @@
       files: {},
       /** Reject open_artifact with this sentence. */
       openError: null,
+      /**
        * MCP servers. `overview` is the McpOverview the page starts from. A server saved or
        * imported here goes "connecting", then after connectDelayMs (null: never) "connected"
        * with `toolsFor[name]` (default: none). `validate` is the ValidationReport mcp_validate
@@ -645,6 +646,7 @@
       if (threadId !== null) thread(threadId);
       state.watch = threadId === null ? null : { threadId, channelId: onChange.id, index: 0 };
       return null;
+    },
     mcp_overview: () => mcpState.overview,
     mcp_watch: ({ onChange }) => {
       mcpState.watchers.push(onChange.id);
