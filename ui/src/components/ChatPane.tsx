@@ -4,6 +4,7 @@ import { MessageList } from "./chat/MessageList";
 import { FilesIcon, WrenchIcon } from "./icons";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
+import { RunPicker } from "./RunPicker";
 import { TodoPanel } from "./TodoPanel";
 import { ToolsInspector } from "./ToolsInspector";
 import { useAppState, useStore } from "./storeContext";
@@ -133,6 +134,10 @@ function Composer({ draft, running }: { draft: string; running: boolean }) {
   }
 
   return (
+    <div className="composer-wrap">
+      <div className="composer-bar">
+        <RunPicker disabled={running} />
+      </div>
     <form
       className="composer"
       onSubmit={(e) => {
@@ -164,5 +169,6 @@ function Composer({ draft, running }: { draft: string; running: boolean }) {
         </button>
       )}
     </form>
+    </div>
   );
 }
