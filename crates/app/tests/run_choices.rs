@@ -43,10 +43,16 @@ fn the_picker_lists_agents_and_skills_and_the_ones_that_did_not_load() {
     assert_eq!(agents, ["researcher"]);
     assert_eq!(c.agents[0].description, "Finds sources");
     assert_eq!(c.agents[0].skills, ["notes"]);
-    assert_eq!(c.agents[0].tool_groups.as_deref(), Some(&["file".to_string()][..]));
+    assert_eq!(
+        c.agents[0].tool_groups.as_deref(),
+        Some(&["file".to_string()][..])
+    );
     let skills: Vec<&str> = c.skills.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(skills, ["notes", "reader"]);
-    assert_eq!(c.skills[1].allowed_tools.as_deref(), Some(&["read_file".to_string()][..]));
+    assert_eq!(
+        c.skills[1].allowed_tools.as_deref(),
+        Some(&["read_file".to_string()][..])
+    );
     assert_eq!(c.problems.len(), 1, "{:?}", c.problems);
     assert!(c.problems[0].contains("SOUL.md"), "{}", c.problems[0]);
 }
@@ -57,7 +63,10 @@ fn a_threads_choice_is_saved_checked_and_explained() {
     data(dir.path());
     let app = open_app(&dir);
     let thread = app.create_thread(None).unwrap();
-    assert_eq!(app.thread_run_options(&thread.id).unwrap(), RunOptions::default());
+    assert_eq!(
+        app.thread_run_options(&thread.id).unwrap(),
+        RunOptions::default()
+    );
 
     let picked = RunOptions {
         agent: Some("researcher".into()),
@@ -91,7 +100,10 @@ fn a_threads_choice_is_saved_checked_and_explained() {
             },
         )
         .unwrap_err();
-    assert!(err.to_string().contains("no skill named `missing`"), "{err}");
+    assert!(
+        err.to_string().contains("no skill named `missing`"),
+        "{err}"
+    );
     assert_eq!(app.thread_run_options(&thread.id).unwrap(), saved);
     assert!(app.thread_run_options("no-such-thread").is_err());
 }

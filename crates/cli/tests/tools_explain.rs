@@ -152,7 +152,10 @@ fn config_tools_are_listed_with_source_config_and_bad_entries_are_named() {
     let v = verdict(&report, "search_files");
     assert_eq!(v["source"]["kind"], "config");
     assert_eq!(v["source"]["impl_id"], "sandbox.grep");
-    assert_eq!(v["visibility"], "visible", "the agent's `file` group admits it");
+    assert_eq!(
+        v["visibility"], "visible",
+        "the agent's `file` group admits it"
+    );
     assert_eq!(verdict(&report, "grep")["visibility"], "hidden");
 
     let out = Command::new(env!("CARGO_BIN_EXE_workbench"))
@@ -165,7 +168,10 @@ fn config_tools_are_listed_with_source_config_and_bad_entries_are_named() {
         .lines()
         .find(|l| l.starts_with("search_files"))
         .unwrap_or_else(|| panic!("{text}"));
-    assert!(row.contains("config") && row.contains("runs `sandbox.grep`"), "{row}");
+    assert!(
+        row.contains("config") && row.contains("runs `sandbox.grep`"),
+        "{row}"
+    );
     assert!(text.contains("Tool configuration problems"), "{text}");
     assert!(text.contains("entry 2 (`oops`)"), "{text}");
 }
