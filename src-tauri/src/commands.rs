@@ -115,7 +115,6 @@ pub async fn start_run(
     on_event: Channel<RunEvent>,
 ) -> CmdResult<String> {
     let sink = channel_sink(on_event);
-    let app: Arc<App> = Arc::clone(&app);
     let options = match options {
         Some(o) => o,
         None => {
@@ -123,6 +122,7 @@ pub async fn start_run(
             off_thread(&app, move |a| a.thread_run_options(&id)).await?
         }
     };
+    let app: Arc<App> = Arc::clone(&app);
     let handle = app
         .start_run_with(&thread_id, &content, ModelChoice::Configured, options, sink)
         .await
