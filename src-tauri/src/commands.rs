@@ -6,9 +6,11 @@ use std::sync::Arc;
 use tauri::ipc::Channel;
 use tauri::State;
 use workbench_app::artifacts::{ArtifactContent, OutputFile};
-use workbench_app::ShellSettings;
 use workbench_app::export::ExportFormat;
-use workbench_app::{App, AppError, JobInfo, ModelChoice, MountSpec, RunOptions, ThreadFolder};
+use workbench_app::ShellSettings;
+use workbench_app::{
+    App, AppError, JobInfo, ModelChoice, MountSpec, RunChoices, RunOptions, ThreadFolder,
+};
 use workbench_core::agent::{EventSink, RunEvent};
 use workbench_core::config::{DetectedServer, ProviderSettings, ProviderStatus};
 use workbench_core::memory::Memory;
@@ -119,18 +121,28 @@ pub async fn export_thread(
         .map_err(user_facing)
 }
 
-/// Starts a run and streams its events on `on_event`; returns the run id at once.
+/// Starts a run and streams its events on `on_event`; returns the run id at once. `options`
+/// picks the agent and skills (and is saved as the thread's choice); without it the thread's
+/// saved choice is used.
 #[tauri::command]
 pub async fn start_run(
     app: AppState<'_>,
     thread_id: String,
     content: String,
+    options: Option<RunOptions>,
     on_event: Channel<RunEvent>,
 ) -> CmdResult<String> {
     let sink = channel_sink(on_event);
+    let options = match options {
+        Some(o) => o,
+        None => {
+            let id = thread_id.clone();
+            off_thread(&app, move |a| a.thread_run_options(&id)).await?
+        }
+    };
     let app: Arc<App> = Arc::clone(&app);
     let handle = app
-        .start_run(&thread_id, &content, ModelChoice::Configured, sink)
+        .start_run_with(&thread_id, &content, ModelChoice::Configured, options, sink)
         .await
         .map_err(user_facing)?;
     Ok(handle.run_id)
@@ -186,6 +198,28 @@ pub async fn edit_and_resend(
         thread,
         run_id: handle.run_id,
     })
+}
+
+/// The custom agents and skills a thread can use, and the problems of those that did not load.
+#[tauri::command]
+pub async fn list_run_choices(app: AppState<'_>) -> CmdResult<RunChoices> {
+    off_thread(&app, |a| Ok(a.run_choices())).await
+}
+
+/// The agent and skills a thread's next run uses.
+#[tauri::command]
+pub async fn thread_run_options(app: AppState<'_>, thread_id: String) -> CmdResult<RunOptions> {
+    off_thread(&app, move |a| a.thread_run_options(&thread_id)).await
+}
+
+/// Saves a thread's agent and skills; returns what was saved.
+#[tauri::command]
+pub async fn set_thread_run_options(
+    app: AppState<'_>,
+    thread_id: String,
+    options: RunOptions,
+) -> CmdResult<RunOptions> {
+    off_thread(&app, move |a| a.set_thread_run_options(&thread_id, options)).await
 }
 
 /// Answers a tool call waiting for approval. When it was the last open one the thread

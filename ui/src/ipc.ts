@@ -26,6 +26,7 @@ import type { ValidationReport } from "./bindings/ValidationReport";
 import type { VisibilityReport } from "./bindings/VisibilityReport";
 import type { Api, ArtifactContent, JobInfo, OutputFile } from "./core/api";
 import type { MountSpec, ShellSettings, ShellSettingsView, ThreadFolder } from "./core/api";
+import type { RunChoices, RunOptions } from "./core/runChoices";
 
 export const ipc: Api = {
   providerStatus: () => invoke<ProviderStatus>("provider_status"),
@@ -47,10 +48,10 @@ export const ipc: Api = {
   exportThread: async (threadId: string, format: "md" | "json", path: string) => {
     await invoke<null>("export_thread", { threadId, format, path });
   },
-  startRun: (threadId: string, content: string, onEvent: (event: RunEvent) => void) => {
+  startRun: (threadId: string, content: string, onEvent: (event: RunEvent) => void, options?: RunOptions) => {
     const channel = new Channel<RunEvent>();
     channel.onmessage = onEvent;
-    return invoke<string>("start_run", { threadId, content, onEvent: channel });
+    return invoke<string>("start_run", { threadId, content, options: options ?? null, onEvent: channel });
   },
   cancelRun: (threadId: string) => invoke<boolean>("cancel_run", { threadId }),
   regenerate: (threadId: string, onEvent: (event: RunEvent) => void) => {
@@ -78,6 +79,10 @@ export const ipc: Api = {
   },
   explainTools: (threadId: string | null, agent: string | null, skills: string[] | null) =>
     invoke<VisibilityReport>("explain_tools", { threadId, agent, skills }),
+  listRunChoices: () => invoke<RunChoices>("list_run_choices"),
+  threadRunOptions: (threadId: string) => invoke<RunOptions>("thread_run_options", { threadId }),
+  setThreadRunOptions: (threadId: string, options: RunOptions) =>
+    invoke<RunOptions>("set_thread_run_options", { threadId, options }),
   listMemories: () => invoke<Memory[]>("list_memories"),
   updateMemory: (id: string, fact: string) => invoke<Memory>("update_memory", { id, fact }),
   deleteMemory: async (id: string) => {

@@ -18,6 +18,7 @@ use workbench_sandbox::fs::PresentFilesTool;
 use workbench_sandbox::ThreadRoots;
 
 use crate::agents::{load_agents, CustomAgent};
+use crate::config_tools::{config_candidates, load_config_tools};
 use crate::shells::{ShellSettings, Shells, SHELL_NETWORK_SETTING, SHELL_UNCONFINED_SETTING};
 use crate::skills::{load_skills, Skill};
 use crate::subagents::{SubagentHost, TaskTool};
@@ -30,8 +31,10 @@ const DEFER_MCP_SETTING: &str = "tools.defer_mcp";
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunOptions {
     /// A custom agent by name; `None` = the default agent.
+    #[serde(default)]
     pub agent: Option<String>,
     /// Skills to activate for this run, besides the agent's own.
+    #[serde(default)]
     pub skills: Vec<String>,
 }
 
@@ -268,19 +271,32 @@ impl App {
             custom_agents: &setup.custom_agents,
             memory: self.memory_store(),
         };
-        let mut candidates = builtins.candidates(&ctx);
+        let mut builtin = builtins.candidates(&ctx);
         let sandbox = SandboxSource {
             roots: self.listing_roots(thread_id, &input.agent.name),
             shells: &self.shells,
             shell: setup.shell,
         };
-        candidates.extend(sandbox.candidates(&ctx));
+        builtin.extend(sandbox.candidates(&ctx));
+        // Config tools come first: a user's declaration wins the name over a built-in.
+        let (decls, load_problems) = load_config_tools(self.data.path());
+        let (mut candidates, missing) = config_candidates(&decls, &builtin);
+        let problems: Vec<String> = load_problems
+            .iter()
+            .map(ToString::to_string)
+            .chain(missing)
+            .collect();
+        for p in &problems {
+            tracing::warn!(problem = %p, "a config tool could not be used");
+        }
+        candidates.extend(builtin);
         if let Ok(sources) = self.sources.read() {
             for source in sources.iter() {
                 candidates.extend(source.candidates(&ctx));
             }
         }
         assemble(candidates, input, state, &make_search)
+            .map(|a| a.with_problems(problems))
             .map_err(|e| AppError::Invalid(e.to_string()))
     }
 

@@ -136,3 +136,43 @@ fn the_table_form_ends_with_a_summary() {
         "{text}"
     );
 }
+
+#[test]
+fn config_tools_are_listed_with_source_config_and_bad_entries_are_named() {
+    let data = data_dir();
+    std::fs::write(
+        data.path().join("tools.json"),
+        r#"{"tools": [
+            {"name": "search_files", "group": "file", "use": "sandbox.grep"},
+            {"name": "oops", "group": "file", "use": "sandbox.grepp"}
+        ]}"#,
+    )
+    .unwrap();
+    let (code, report, err) = explain(data.path(), &["--agent", "researcher"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v = verdict(&report, "search_files");
+    assert_eq!(v["source"]["kind"], "config");
+    assert_eq!(v["source"]["impl_id"], "sandbox.grep");
+    assert_eq!(
+        v["visibility"], "visible",
+        "the agent's `file` group admits it"
+    );
+    assert_eq!(verdict(&report, "grep")["visibility"], "hidden");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_workbench"))
+        .env("WORKBENCH_DATA_DIR", data.path())
+        .args(["tools", "--explain"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("search_files"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        row.contains("config") && row.contains("runs `sandbox.grep`"),
+        "{row}"
+    );
+    assert!(text.contains("Tool configuration problems"), "{text}");
+    assert!(text.contains("entry 2 (`oops`)"), "{text}");
+}

@@ -12,7 +12,8 @@ use workbench_core::tools::assembly::{
     assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ShellPolicy,
 };
 use workbench_core::tools::{
-    Gate, StateUpdate, Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource, Visibility,
+    ConfiguredTool, Gate, StateUpdate, Tool, ToolContext, ToolError, ToolMeta, ToolOutput,
+    ToolSource, Visibility,
 };
 
 struct Fake {
@@ -281,6 +282,161 @@ fn a_config_name_that_differs_from_the_tools_own_is_reported() {
         !v.reason.ends_with(';') && !v.reason.ends_with(' '),
         "{:?}",
         v.reason
+    );
+}
+
+fn configured(impl_id: &str, inner: Candidate, name: &str, group: &str) -> Candidate {
+    Candidate::configured(ConfiguredTool::new(inner.tool, impl_id, name, group, None))
+}
+
+fn agent_with(groups: &[&str]) -> AgentProfile {
+    AgentProfile {
+        name: "reader".into(),
+        tool_groups: Some(groups.iter().map(|g| g.to_string()).collect()),
+        ..Default::default()
+    }
+}
+
+/// Config tools come first (the app's source order), then the built-ins they point at.
+fn with_config() -> Vec<Candidate> {
+    let shell = ToolMeta {
+        is_shell: true,
+        ..ToolMeta::new(ToolSource::Sandbox, "bash")
+    };
+    let grep = || tool("grep", ToolMeta::new(ToolSource::Sandbox, "search"));
+    let read = || tool("read_file", ToolMeta::new(ToolSource::Sandbox, "file"));
+    vec![
+        configured("sandbox.grep", grep(), "search_files", "file:read"),
+        configured("sandbox.read_file", read(), "read_file", "file:read"),
+        configured("sandbox.bash", tool("bash", shell.clone()), "sh", "bash"),
+        grep(),
+        read(),
+        tool("bash", shell),
+    ]
+}
+
+#[tokio::test]
+async fn config_tools_pass_the_gates_by_their_declared_name_and_group() {
+    let input = AssemblyInput {
+        agent: agent_with(&["file:read"]),
+        ..Default::default()
+    };
+    let a = assemble(with_config(), &input, &ThreadState::default(), &make_search).unwrap();
+    let r = a.report();
+    let v = |n: &str, i: usize| r.tools.iter().filter(|t| t.name == n).nth(i).unwrap();
+
+    // The agent's group admits the config tools and hides the built-ins they point at.
+    assert_eq!(v("search_files", 0).visibility, Visibility::Visible);
+    assert_eq!(
+        v("search_files", 0).source,
+        ToolSource::Config {
+            impl_id: "sandbox.grep".into()
+        }
+    );
+    assert_eq!(v("search_files", 0).group, "file:read");
+    assert_eq!(
+        v("search_files", 0).reason,
+        "declared in config; runs `sandbox.grep` (the built-in `grep`)"
+    );
+    assert_eq!(v("grep", 0).gate, Some(Gate::AgentToolGroups));
+    // A renamed shell is still a shell: the host-shell gate hides it without confinement.
+    assert_eq!(v("sh", 0).gate, Some(Gate::AgentToolGroups));
+    // Same name as the built-in: the config tool comes first and the built-in is hidden by
+    // its group; with every group allowed, dedupe decides and names the winner's source.
+    assert_eq!(v("read_file", 0).visibility, Visibility::Visible);
+    assert_eq!(
+        v("read_file", 0).reason,
+        "",
+        "same name as its implementation"
+    );
+    assert_eq!(v("read_file", 1).gate, Some(Gate::AgentToolGroups));
+    let open = assemble(
+        with_config(),
+        &AssemblyInput::default(),
+        &ThreadState::default(),
+        &make_search,
+    )
+    .unwrap();
+    let loser = open
+        .report()
+        .tools
+        .iter()
+        .filter(|t| t.name == "read_file")
+        .nth(1)
+        .unwrap();
+    assert_eq!(loser.gate, Some(Gate::Dedupe));
+    assert!(
+        loser.reason.contains("from config comes first"),
+        "{}",
+        loser.reason
+    );
+    let sh = open.report().verdict("sh").unwrap();
+    assert_eq!(sh.gate, Some(Gate::HostShell), "{}", sh.reason);
+
+    // The model calls the declared name and the implementation runs.
+    let called = a.resolve("search_files", &ThreadState::default()).unwrap();
+    let out = called.call(json!({}), &ctx()).await.unwrap();
+    assert_eq!(out.content, "ran grep");
+    let names: Vec<String> = a
+        .request_tools(&ThreadState::default())
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["search_files", "read_file"]);
+}
+
+#[test]
+fn a_skill_narrows_config_tools_by_their_declared_name_or_group() {
+    let input = AssemblyInput {
+        skills: vec![ActiveSkill {
+            name: "careful".into(),
+            allowed_tools: Some(vec!["search_files".into()]),
+        }],
+        ..Default::default()
+    };
+    let a = assemble(with_config(), &input, &ThreadState::default(), &make_search).unwrap();
+    let r = a.report();
+    assert_eq!(
+        r.verdict("search_files").unwrap().visibility,
+        Visibility::Visible
+    );
+    assert_eq!(
+        r.verdict("read_file").unwrap().gate,
+        Some(Gate::SkillAllowedTools)
+    );
+    let by_group = AssemblyInput {
+        skills: vec![ActiveSkill {
+            name: "reading".into(),
+            allowed_tools: Some(vec!["group:file:read".into()]),
+        }],
+        ..Default::default()
+    };
+    let a = assemble(
+        with_config(),
+        &by_group,
+        &ThreadState::default(),
+        &make_search,
+    )
+    .unwrap();
+    assert_eq!(
+        a.report().names(Visibility::Visible),
+        ["search_files", "read_file"]
+    );
+}
+
+#[test]
+fn a_config_tool_of_the_mcp_group_is_not_deferred() {
+    // Deferral is for MCP servers' tools; a config tool is the user's own, always listed.
+    let c = configured(
+        "sandbox.grep",
+        tool("grep", ToolMeta::new(ToolSource::Sandbox, "search")),
+        "search_mcp",
+        "mcp",
+    );
+    let a = assemble(vec![c], &deferring(), &ThreadState::default(), &make_search).unwrap();
+    assert_eq!(
+        a.report().verdict("search_mcp").unwrap().visibility,
+        Visibility::Visible
     );
 }
 

@@ -13,4 +13,9 @@ catalog_hash: string | null,
 /**
  * Old tool names that still work, and where they lead. Never sent to the model.
  */
-aliases: Array<AliasVerdict>, };
+aliases: Array<AliasVerdict>, 
+/**
+ * Problems with the user's tool configuration (a `tools.json` entry that could not be
+ * used), one sentence each. The entries they name are not candidates; the rest are.
+ */
+problems: Array<string>, };

@@ -7,6 +7,7 @@ import { AttachButton, DropOverlay, UploadStatus, useUploads } from "./Uploads";
 import type { UploadsStore } from "../core/uploads";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JobsBar } from "./JobsBar";
+import { RunPicker } from "./RunPicker";
 import { TodoPanel } from "./TodoPanel";
 import { BranchBanner, ExportMenu, RegenerateBar } from "./ThreadActions";
 import { ToolsInspector } from "./ToolsInspector";
@@ -165,6 +166,10 @@ function Composer({ draft, running, uploads }: { draft: string; running: boolean
   }
 
   return (
+    <div className="composer-wrap">
+      <div className="composer-bar">
+        <RunPicker disabled={running} />
+      </div>
     <form
       className="composer"
       onSubmit={(e) => {
@@ -197,5 +202,6 @@ function Composer({ draft, running, uploads }: { draft: string; running: boolean
         </button>
       )}
     </form>
+    </div>
   );
 }

@@ -13,8 +13,9 @@ import {
   type VerdictGroup,
   type VerdictSection,
 } from "../core/toolReport";
+import { DEFAULT_OPTIONS, explainedFor } from "../core/runChoices";
 import { CrossIcon } from "./icons";
-import { useStore } from "./storeContext";
+import { useAppState, useStore } from "./storeContext";
 
 /** Rows an open group lists before offering "Show all". */
 const GROUP_PAGE = 100;
@@ -28,6 +29,9 @@ type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "
  */
 export function ToolsInspector({ threadId, onClose }: { threadId: string | null; onClose: () => void }) {
   const store = useStore();
+  const state = useAppState();
+  // The report is for the agent and skills the composer shows; a new pick asks again.
+  const options = state.runOptions[threadId ?? ""] ?? DEFAULT_OPTIONS;
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
@@ -47,7 +51,8 @@ export function ToolsInspector({ threadId, onClose }: { threadId: string | null;
         if (request.current === n) setLoad({ kind: "error", message: errorText(err) });
       },
     );
-  }, [store, threadId]);
+    // `options` is read by store.explainTools; listed so a new pick fetches again.
+  }, [store, threadId, options]);
 
   useEffect(() => {
     fetchReport();
@@ -114,6 +119,9 @@ export function ToolsInspector({ threadId, onClose }: { threadId: string | null;
             <p className="muted small">
               {threadId === null ? "What a new conversation's first run would get" : "What this conversation's next run gets"}
             </p>
+            <p className="muted small tools-for" data-testid="tools-for">
+              {explainedFor(options, state.runChoices)}
+            </p>
           </div>
           <button type="button" className="icon-btn" onClick={onClose} aria-label="Close tools" data-testid="close-tools">
             <CrossIcon />
@@ -161,6 +169,16 @@ export function ToolsInspector({ threadId, onClose }: { threadId: string | null;
               <button type="button" className="btn small-btn" onClick={fetchReport}>
                 Try again
               </button>
+            </div>
+          )}
+          {report !== null && (report.problems ?? []).length > 0 && (
+            <div className="alert inspector-error" role="status" data-testid="tools-problems">
+              <p>Some tools in your configuration could not be used:</p>
+              <ul>
+                {report.problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
             </div>
           )}
           {report !== null && report.tools.length === 0 && <p className="muted center pad">This run has no tools at all.</p>}

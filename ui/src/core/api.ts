@@ -20,6 +20,7 @@ import type { ThreadSummary } from "../bindings/ThreadSummary";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { ValidationReport } from "../bindings/ValidationReport";
 import type { VisibilityReport } from "../bindings/VisibilityReport";
+import type { RunChoices, RunOptions } from "./runChoices";
 
 /** A background shell job of a thread (`bash` with `background: true`). */
 export type JobInfo = { id: string; command: string; running: boolean };
@@ -95,8 +96,11 @@ export interface Api {
   chooseSavePath(defaultName: string, filterName: string, extension: string): Promise<string | null>;
   /** Writes the thread as Markdown or JSON to `path`; rejects with the backend's sentence. */
   exportThread(threadId: string, format: "md" | "json", path: string): Promise<void>;
-  /** Resolves with the run id once the run started; events arrive on `onEvent`. */
-  startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void): Promise<string>;
+  /**
+   * Resolves with the run id once the run started; events arrive on `onEvent`. `options`
+   * picks the agent and skills (and saves them as the thread's); absent = the thread's saved.
+   */
+  startRun(threadId: string, content: string, onEvent: (event: RunEvent) => void, options?: RunOptions): Promise<string>;
   cancelRun(threadId: string): Promise<boolean>;
   /** Answers the thread's last message again, replacing its reply; resolves with the run id. */
   regenerate(threadId: string, onEvent: (event: RunEvent) => void): Promise<string>;
@@ -138,6 +142,12 @@ export interface Api {
    * verdict. `agent` / `skills` null mean the defaults.
    */
   explainTools(threadId: string | null, agent: string | null, skills: string[] | null): Promise<VisibilityReport>;
+  /** The custom agents and skills a thread can pick, and the problems of those that did not load. */
+  listRunChoices(): Promise<RunChoices>;
+  /** The agent and skills a thread's next run uses (the last saved choice, or the defaults). */
+  threadRunOptions(threadId: string): Promise<RunOptions>;
+  /** Saves a thread's agent and skills; rejects with the sentence when one does not exist. */
+  setThreadRunOptions(threadId: string, options: RunOptions): Promise<RunOptions>;
   /** Saved facts, newest first. */
   listMemories(): Promise<Memory[]>;
   /** Rejects with the reason when the new text looks like a secret. */

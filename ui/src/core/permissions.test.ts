@@ -27,6 +27,7 @@ const verdict = (name: string, group: string): ToolVerdict => ({
 const report = (...tools: [string, string][]): VisibilityReport => ({
   tools: tools.map(([n, g]) => verdict(n, g)),
   catalog_hash: null,
+  problems: [],
   aliases: [],
 });
 

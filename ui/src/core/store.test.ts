@@ -3,7 +3,7 @@ import type { RunEvent } from "../bindings/RunEvent";
 import type { ThreadView } from "../bindings/ThreadView";
 import type { Api } from "./api";
 import { call, ev, msg, result } from "./fixtures";
-import { addUsage, createStore, draftOf, isThreadRunning, usageText } from "./store";
+import { addUsage, createStore, draftOf, isThreadRunning, runOptionsOf, usageText } from "./store";
 
 function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void } {
   let handler: ((e: RunEvent) => void) | null = null;
@@ -45,7 +45,10 @@ function fakeApi(over: Partial<Api> = {}): Api & { emit: (e: RunEvent) => void }
       handler = onEvent;
       return "r3";
     },
-    explainTools: async () => ({ tools: [], catalog_hash: null, aliases: [] }),
+    explainTools: async () => ({ tools: [], catalog_hash: null, aliases: [], problems: [] }),
+    listRunChoices: async () => ({ agents: [], skills: [], problems: [] }),
+    threadRunOptions: async () => ({ agent: null, skills: [] }),
+    setThreadRunOptions: async (_id, options) => options,
     listMemories: async () => [],
     updateMemory: async () => Promise.reject("not in these tests"),
     deleteMemory: async () => {},
@@ -585,5 +588,87 @@ describe("thread titles, export, regenerate and branches", () => {
     expect(await s.editAndResend("u1", "b")).toBe("the thread is still answering");
     expect(s.getState().activeThreadId).toBe("t1");
     expect(s.getState().messages.map((m) => m.content)).toEqual(["a"]);
+  });
+});
+
+describe("store: agent and skills per thread", () => {
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  it("a pick made before the thread exists goes with the first message and stays with the thread", async () => {
+    const started: unknown[] = [];
+    const api = fakeApi({
+      startRun: async (_id, _content, _onEvent, options) => {
+        started.push(options);
+        return "r1";
+      },
+    });
+    const s = createStore(api);
+    await s.init();
+    await s.setRunOptions({ agent: "researcher", skills: ["notes"] });
+    expect(runOptionsOf(s.getState())).toEqual({ agent: "researcher", skills: ["notes"] });
+    s.setDraft("hi");
+    await s.send();
+    expect(s.getState().activeThreadId).toBe("t3");
+    expect(started).toEqual([{ agent: "researcher", skills: ["notes"] }]);
+    expect(s.getState().runOptions).toEqual({ t3: { agent: "researcher", skills: ["notes"] } });
+  });
+
+  it("opening a thread shows its saved choice; a pick is saved, and a refused one is put back with the reason", async () => {
+    const saves: unknown[] = [];
+    const api = fakeApi({
+      threadRunOptions: async (id) => (id === "t1" ? { agent: "coder", skills: [] } : { agent: null, skills: [] }),
+      setThreadRunOptions: async (id, options) => {
+        saves.push([id, options]);
+        if (options.agent === "gone") throw "there is no agent named `gone`";
+        return options;
+      },
+    });
+    const s = createStore(api);
+    await s.init();
+    await s.openThread("t1");
+    await tick();
+    expect(runOptionsOf(s.getState())).toEqual({ agent: "coder", skills: [] });
+
+    await s.setRunOptions({ agent: "coder", skills: ["pdf"] });
+    expect(saves).toEqual([["t1", { agent: "coder", skills: ["pdf"] }]]);
+    expect(runOptionsOf(s.getState()).skills).toEqual(["pdf"]);
+
+    await s.setRunOptions({ agent: "gone", skills: [] });
+    expect(runOptionsOf(s.getState())).toEqual({ agent: "coder", skills: ["pdf"] });
+    expect(s.getState().runErrors.t1).toBe("there is no agent named `gone`");
+
+    // The same choice again is not sent.
+    await s.setRunOptions({ agent: "coder", skills: ["pdf"] });
+    expect(saves).toHaveLength(2);
+  });
+
+  it("the Tools inspector is explained for the thread's choice", async () => {
+    const asked: unknown[] = [];
+    const api = fakeApi({
+      explainTools: async (threadId, agent, skills) => {
+        asked.push([threadId, agent, skills]);
+        return { tools: [], catalog_hash: null, aliases: [], problems: [] };
+      },
+    });
+    const s = createStore(api);
+    await s.init();
+    await s.explainTools(null);
+    await s.setRunOptions({ agent: "researcher", skills: ["notes"] });
+    await s.explainTools(null);
+    expect(asked).toEqual([
+      [null, null, null],
+      [null, "researcher", ["notes"]],
+    ]);
+  });
+
+  it("lists the agents and skills, and keeps the reason when listing fails", async () => {
+    let fail = false;
+    const choices = { agents: [], skills: [{ name: "notes", description: "", allowed_tools: null }], problems: ["x"] };
+    const s = createStore(fakeApi({ listRunChoices: async () => (fail ? Promise.reject("cannot read skills/") : choices) }));
+    await s.loadRunChoices();
+    expect(s.getState().runChoices).toEqual(choices);
+    fail = true;
+    await s.loadRunChoices();
+    expect(s.getState().runChoicesError).toBe("cannot read skills/");
+    expect(s.getState().runChoices).toEqual(choices);
   });
 });

@@ -17,6 +17,7 @@ import { newlyPresented } from "./artifacts";
 import { EXPORT_FORMATS, exportFileName, type ExportFormat } from "./exportFile";
 import { isAnswered } from "./approvals";
 import { applySubagentUpdate, type SubagentView } from "./subagents";
+import { DEFAULT_OPTIONS, sameOptions, type RunChoices, type RunOptions } from "./runChoices";
 import { applyRunEvent, applyThreadState, settleStreaming } from "./messages";
 import { toSettings, type ProviderForm } from "./settings";
 import { patchThread, sortThreads, upsertThread } from "./threads";
@@ -73,6 +74,12 @@ export type AppState = {
   branchedFrom: BranchLink | null;
   /** Branches made from the active thread, each at the user message it edited. */
   branches: readonly BranchLink[];
+  /** The agent and skills picked per thread; "" is the key used before any thread exists. */
+  runOptions: Readonly<Record<string, RunOptions>>;
+  /** The custom agents and skills to pick from, as last listed; null until listed. */
+  runChoices: RunChoices | null;
+  /** Why listing the agents and skills failed. */
+  runChoicesError: string | null;
 };
 
 export const initialState: AppState = {
@@ -101,6 +108,9 @@ export const initialState: AppState = {
   outputsVersion: 0,
   branchedFrom: null,
   branches: [],
+  runOptions: {},
+  runChoices: null,
+  runChoicesError: null,
 };
 
 export function isThreadRunning(state: AppState, threadId: string | null): boolean {
@@ -110,6 +120,11 @@ export function isThreadRunning(state: AppState, threadId: string | null): boole
 
 export function draftOf(state: AppState): string {
   return state.drafts[state.activeThreadId ?? ""] ?? "";
+}
+
+/** The agent and skills the active thread (or the new one) runs with. */
+export function runOptionsOf(state: AppState): RunOptions {
+  return state.runOptions[state.activeThreadId ?? ""] ?? DEFAULT_OPTIONS;
 }
 
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
@@ -381,7 +396,40 @@ export function createStore(api: Api) {
      * Why each tool is visible, deferred or hidden in the next run of `threadId` (or of a new
      * thread when null). Rejects with the backend's sentence; the inspector shows it.
      */
-    explainTools: (threadId: string | null): Promise<VisibilityReport> => api.explainTools(threadId, null, null),
+    explainTools: (threadId: string | null): Promise<VisibilityReport> => {
+      // Explains for the agent and skills the composer shows, so the two always agree.
+      const o = state.runOptions[threadId ?? ""];
+      return o === undefined ? api.explainTools(threadId, null, null) : api.explainTools(threadId, o.agent, o.skills);
+    },
+
+    /** Lists the custom agents and skills again (they are folders the user may change). */
+    async loadRunChoices(): Promise<void> {
+      try {
+        const runChoices = await api.listRunChoices();
+        set({ runChoices, runChoicesError: null });
+      } catch (err) {
+        set({ runChoicesError: errorText(err) });
+      }
+    },
+
+    /**
+     * Picks the agent and skills of the active thread (or of the new one). Shown at once and
+     * saved for a thread; a refused save puts the previous choice back with the reason.
+     */
+    async setRunOptions(options: RunOptions): Promise<void> {
+      const id = state.activeThreadId;
+      const key = id ?? "";
+      const before = state.runOptions[key] ?? DEFAULT_OPTIONS;
+      if (sameOptions(before, options)) return;
+      set((s) => ({ runOptions: { ...s.runOptions, [key]: options } }));
+      if (id === null) return;
+      try {
+        const saved = await api.setThreadRunOptions(id, options);
+        set((s) => (sameOptions(s.runOptions[id] ?? DEFAULT_OPTIONS, options) ? { runOptions: { ...s.runOptions, [id]: saved } } : {}));
+      } catch (err) {
+        set((s) => ({ runOptions: { ...s.runOptions, [id]: before }, runErrors: { ...s.runErrors, [id]: errorText(err) } }));
+      }
+    },
     listJobs: (threadId: string) => api.listJobs(threadId),
     cancelSubagent: (threadId: string, callId: string) => api.cancelSubagent(threadId, callId),
     cancelJob: (threadId: string, jobId: string) => api.cancelJob(threadId, jobId),
@@ -415,6 +463,8 @@ export function createStore(api: Api) {
     async openThread(threadId: string): Promise<void> {
       if (state.activeThreadId === threadId && !state.threadLoading) return;
       set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {}, ...panelReset, ...noBranches });
+      set({ activeThreadId: threadId, messages: [], threadState: null, threadLoading: true, subagents: {}, ...panelReset });
+      void loadThreadOptions(threadId);
       try {
         const view = await api.getThread(threadId);
         if (state.activeThreadId !== threadId) return;
@@ -565,7 +615,10 @@ export function createStore(api: Api) {
         threadId = await actions.newThread();
         if (threadId === null) return; // listError says why; the draft stays under "".
         const id = threadId;
-        set((s) => ({ drafts: { ...without(s.drafts, ""), [id]: text } }));
+        set((s) => ({
+          drafts: { ...without(s.drafts, ""), [id]: text },
+          runOptions: "" in s.runOptions ? { ...without(s.runOptions, ""), [id]: s.runOptions[""] ?? DEFAULT_OPTIONS } : s.runOptions,
+        }));
       }
       const id = threadId;
       set((s) => ({
@@ -575,7 +628,10 @@ export function createStore(api: Api) {
         threads: patchThread(s.threads, id, { running: true }),
       }));
       try {
-        const runId = await api.startRun(id, text, (event) => onRunEvent(id, event));
+        const picked = state.runOptions[id];
+        const onEvent = (event: RunEvent) => onRunEvent(id, event);
+        // Without a pick the backend uses the thread's saved choice.
+        const runId = await (picked === undefined ? api.startRun(id, text, onEvent) : api.startRun(id, text, onEvent, picked));
         // run_finished may already have arrived; only record the id while still live.
         set((s) => (id in s.liveRuns ? { liveRuns: { ...s.liveRuns, [id]: runId } } : {}));
         // The backend titles a new thread from its first message when the run starts.
@@ -689,6 +745,16 @@ export function createStore(api: Api) {
       }
     },
   };
+
+  /** The thread's saved agent and skills, unless the user picked while they loaded. */
+  async function loadThreadOptions(threadId: string): Promise<void> {
+    try {
+      const saved = await api.threadRunOptions(threadId);
+      set((s) => (threadId in s.runOptions ? {} : { runOptions: { ...s.runOptions, [threadId]: saved } }));
+    } catch {
+      // The picker shows the defaults; start_run without options still uses the saved choice.
+    }
+  }
 
   /**
    * Shows an answer at once and sends it; when it was the last open one the thread resumes

@@ -42,6 +42,15 @@
       startError: null,
       /** What explain_tools answers (a VisibilityReport). */
       toolReport: { tools: [], catalog_hash: null },
+      /**
+       * Reports per picked agent and skills, keyed "agent|skill,skill" ("" for the default
+       * agent, e.g. "researcher|notes" or "|"); explain_tools falls back to toolReport.
+       */
+      toolReports: {},
+      /** What list_run_choices answers: { agents, skills, problems }. */
+      runChoices: { agents: [], skills: [], problems: [] },
+      /** Saved agent and skills per thread id ({ agent, skills }). */
+      runOptions: {},
       /** Reject explain_tools with this sentence. */
       explainError: null,
       /** Delay before explain_tools answers. */
@@ -107,6 +116,7 @@
     calls: [],
     memories: cfg.memories.map((m) => Object.assign({}, m)),
     memoryEnabled: cfg.memoryEnabled,
+    runOptions: Object.assign({}, cfg.runOptions),
     files: new Map(Object.entries(cfg.files).map(([id, list]) => [id, list.map((f) => Object.assign({}, f))])),
     /** The channel of the one outputs watch, as the backend keeps it: { threadId, channelId, index }. */
     watch: null,
@@ -325,6 +335,18 @@
   });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const clone = (x) => JSON.parse(JSON.stringify(x));
+
+  /** The backend's check of a picked agent and skills: names must exist; a skill named twice is kept once. */
+  function checkRunOptions(options) {
+    const c = cfg.runChoices;
+    if (options.agent !== null && !c.agents.some((a) => a.name === options.agent)) {
+      throw `there is no agent named \`${options.agent}\`; agents live in /home/me/.local/share/workbench/agents`;
+    }
+    for (const sk of options.skills) {
+      if (!c.skills.some((x) => x.name === sk)) throw `there is no skill named \`${sk}\`; skills live in /home/me/.local/share/workbench/skills`;
+    }
+    return { agent: options.agent, skills: [...new Set(options.skills)] };
+  }
 
   function thread(threadId) {
     const t = state.threads.get(threadId);
@@ -779,9 +801,10 @@
       const branches = [...state.threads.values()].filter((b) => b.branchedFrom?.thread_id === threadId).map((b) => link(b.id, b.branchedFrom.message_id));
       return { thread: th, messages: state.messages.get(threadId), running: summary(t).running, branched_from: from, branches };
     },
-    start_run: ({ threadId, content, onEvent }) => {
+    start_run: ({ threadId, content, options, onEvent }) => {
       thread(threadId);
       if (cfg.startError) throw cfg.startError;
+      if (options) state.runOptions[threadId] = checkRunOptions(options);
       if (state.running.has(threadId)) throw "A run is already going in this thread.";
       const runId = newId("r");
       state.running.set(threadId, { cancelled: false });
@@ -830,11 +853,20 @@
     },
     explain_tools: async ({ threadId, agent, skills }) => {
       if (threadId !== null) thread(threadId);
-      void agent;
-      void skills;
       await sleep(cfg.explainDelayMs);
       if (cfg.explainError) throw cfg.explainError;
-      return cfg.toolReport;
+      const key = `${agent || ""}|${(skills || []).join(",")}`;
+      return cfg.toolReports[key] || cfg.toolReport;
+    },
+    list_run_choices: () => cfg.runChoices,
+    thread_run_options: ({ threadId }) => {
+      thread(threadId);
+      return state.runOptions[threadId] || { agent: null, skills: [] };
+    },
+    set_thread_run_options: ({ threadId, options }) => {
+      thread(threadId);
+      state.runOptions[threadId] = checkRunOptions(options);
+      return state.runOptions[threadId];
     },
     list_memories: () => state.memories,
     memory_enabled: () => state.memoryEnabled,

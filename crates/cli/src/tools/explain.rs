@@ -155,6 +155,19 @@ fn table(report: &VisibilityReport) -> String {
             ));
         }
     }
+    if !report.problems.is_empty() {
+        out.push_str(
+            "
+Tool configuration problems (these entries are left out):
+",
+        );
+        for p in &report.problems {
+            out.push_str(&format!(
+                "  {p}
+"
+            ));
+        }
+    }
     out
 }
 

@@ -82,6 +82,15 @@ impl Candidate {
             config_name: None,
         }
     }
+
+    /// A tool declared in config: the model sees and calls it by its declared name.
+    pub fn configured(tool: super::ConfiguredTool) -> Self {
+        let name = tool.spec().name.clone();
+        Self {
+            tool: Arc::new(tool),
+            config_name: Some(name),
+        }
+    }
 }
 
 /// Why a run cannot start with these tools.
@@ -130,13 +139,7 @@ pub fn assemble(
             .or_else(|| {
                 subagent::check(meta, input.is_subagent).map(|r| (Gate::SubagentSwitch, r))
             });
-        let mut reason = match (&c.config_name, &hidden) {
-            (Some(cfg), _) if cfg != &spec.name => format!(
-                "config names it `{cfg}` but the tool's own name `{}` is what the model sees; ",
-                spec.name
-            ),
-            _ => String::new(),
-        };
+        let mut reason = config_note(c);
         let (visibility, gate) = match hidden {
             Some((gate, why)) => {
                 reason.push_str(&why);
@@ -229,6 +232,31 @@ pub fn assemble(
     }
 }
 
+/// The report's note on a config-declared candidate whose name differs from its
+/// implementation's, ending in the separator the gates' reasons follow.
+fn config_note(c: &Candidate) -> String {
+    let Some(cfg) = &c.config_name else {
+        return String::new();
+    };
+    let (spec, meta) = (c.tool.spec(), c.tool.meta());
+    if cfg != &spec.name {
+        return format!(
+            "config names it `{cfg}` but the tool's own name `{}` is what the model sees; ",
+            spec.name
+        );
+    }
+    let own = meta.original_name.as_deref().unwrap_or(&spec.name);
+    if own == cfg {
+        return String::new();
+    }
+    match &meta.source {
+        super::ToolSource::Config { impl_id } => {
+            format!("declared in config; runs `{impl_id}` (the built-in `{own}`); ")
+        }
+        _ => format!("declared in config; runs the built-in `{own}`; "),
+    }
+}
+
 fn hide(verdict: &mut ToolVerdict, fate: &mut Visibility, gate: Gate, why: String) {
     *fate = Visibility::Hidden;
     verdict.visibility = Visibility::Hidden;
@@ -266,6 +294,7 @@ fn finish(
                 tools: verdicts,
                 catalog_hash: None,
                 aliases: Vec::new(),
+                problems: Vec::new(),
             },
             aliases: HashMap::new(),
         });
@@ -301,6 +330,7 @@ fn finish(
             tools: verdicts,
             catalog_hash: Some(hash),
             aliases: Vec::new(),
+            problems: Vec::new(),
         },
         aliases: HashMap::new(),
     })
@@ -346,6 +376,12 @@ impl Assembly {
                 self.aliases.insert(a.alias.clone(), a.clone());
             }
         }
+        self
+    }
+
+    /// Adds sentences about tool configuration that could not be used to the report.
+    pub fn with_problems(mut self, problems: Vec<String>) -> Self {
+        self.report.problems.extend(problems);
         self
     }
 

@@ -4,6 +4,7 @@
 pub mod aliases;
 pub mod assembly;
 pub mod catalog;
+pub mod configured;
 pub mod gates;
 pub mod names;
 pub mod report;
@@ -13,5 +14,6 @@ mod tool;
 
 pub use aliases::{AliasVerdict, ToolAlias};
 pub use catalog::{CatalogEntry, CatalogError, CatalogFile, DeferredCatalog};
+pub use configured::ConfiguredTool;
 pub use report::{Gate, ToolVerdict, Visibility, VisibilityReport};
 pub use tool::{StateUpdate, Tool, ToolContext, ToolError, ToolMeta, ToolOutput, ToolSource};

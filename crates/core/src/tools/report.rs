@@ -56,6 +56,10 @@ pub struct VisibilityReport {
     /// Old tool names that still work, and where they lead. Never sent to the model.
     #[serde(default)]
     pub aliases: Vec<super::AliasVerdict>,
+    /// Problems with the user's tool configuration (a `tools.json` entry that could not be
+    /// used), one sentence each. The entries they name are not candidates; the rest are.
+    #[serde(default)]
+    pub problems: Vec<String>,
 }
 
 impl VisibilityReport {
