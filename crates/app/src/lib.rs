@@ -21,6 +21,7 @@ mod subagents;
 mod title;
 mod tool_call;
 mod tools;
+mod vision;
 
 pub use approvals::APPROVAL_POLICY_SETTING;
 pub use error::AppError;
@@ -34,6 +35,7 @@ pub use subagents::{
     MAX_CONCURRENT_SUBAGENTS, MAX_SUBAGENTS_PER_RUN, SUBAGENT_TIMEOUT, SUBAGENT_TIMEOUT_SETTING,
 };
 pub use tools::RunOptions;
+pub use vision::{name_suggests_vision, MODEL_VISION_SETTING};
 pub use workbench_sandbox::shell::JobInfo;
 pub use workbench_sandbox::MountSpec;
 

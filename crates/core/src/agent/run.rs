@@ -287,7 +287,8 @@ async fn model_turn(
         max_tokens: None,
     };
     parts.chain.before_model(&mut request, info).await;
-    if let (false, Some(dir)) = (state.viewed_images.is_empty(), spec.thread_dir.clone()) {
+    let attach = parts.tools.model_takes_images() && !state.viewed_images.is_empty();
+    if let (true, Some(dir)) = (attach, spec.thread_dir.clone()) {
         // After the middlewares, so the images land in the history they leave (repaired,
         // compacted) and are never counted or summarised as text.
         let (images, messages) = (
