@@ -22,8 +22,10 @@ pub struct ThreadState {
     #[serde(default)]
     pub todos: Vec<TodoItem>,
     /// Images `view_image` prepared, newest last, at most [`super::MAX_VIEWED_IMAGES`]; each
-    /// is attached to every model request after its call's result.
-    #[serde(default)]
+    /// is attached to every model request after its call's result. Left out of the JSON when
+    /// empty (and optional in TypeScript), so states written without it read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<super::ViewedImage>>", optional))]
     pub viewed_images: Vec<super::ViewedImage>,
 }
 
