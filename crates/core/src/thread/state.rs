@@ -97,7 +97,7 @@ impl ThreadState {
             StateUpdate::ViewedImage(image) => {
                 // Viewing the same call twice (a resumed run) keeps one entry.
                 self.viewed_images.retain(|v| v.call_id != image.call_id);
-                self.viewed_images.push(image.clone());
+                self.viewed_images.push(image.as_ref().clone());
                 let excess = self
                     .viewed_images
                     .len()
@@ -256,9 +256,9 @@ mod tests {
         let mut s = ThreadState::default();
         let n = crate::thread::MAX_VIEWED_IMAGES + 2;
         for i in 0..n {
-            s.apply(&StateUpdate::ViewedImage(image(i)));
+            s.apply(&StateUpdate::ViewedImage(Box::new(image(i))));
         }
-        s.apply(&StateUpdate::ViewedImage(image(n - 1)));
+        s.apply(&StateUpdate::ViewedImage(Box::new(image(n - 1))));
         let ids: Vec<&str> = s.viewed_images.iter().map(|v| v.call_id.as_str()).collect();
         let want: Vec<String> = (2..n).map(|i| format!("c{i}")).collect();
         assert_eq!(ids, want, "oldest dropped, a repeated call kept once");

@@ -185,7 +185,7 @@ impl Tool for ViewImageTool {
             joined.map_err(|e| ToolError::Failed(format!("view_image stopped: {e}")))?;
         Ok(match res {
             Ok((text, record)) => {
-                ToolOutput::text(text).with_update(StateUpdate::ViewedImage(record))
+                ToolOutput::text(text).with_update(StateUpdate::ViewedImage(Box::new(record)))
             }
             Err(e) => ToolOutput::error(mask_host_paths(&e.to_string(), &roots)),
         })
