@@ -25,6 +25,7 @@ mod subagents;
 mod title;
 mod tool_call;
 mod tools;
+mod vision;
 mod web;
 
 pub use approvals::APPROVAL_POLICY_SETTING;
@@ -41,6 +42,7 @@ pub use subagents::{
 };
 pub use tools::RunOptions;
 pub use web::{SearchKeyStatus, WEB_ENDPOINTS_SETTING};
+pub use vision::{name_suggests_vision, MODEL_VISION_SETTING};
 pub use workbench_sandbox::shell::JobInfo;
 pub use workbench_sandbox::MountSpec;
 

@@ -7,14 +7,14 @@ use workbench_core::builtins::{
     AskClarification, Remember, RetrieveToolResult, ToolSearch, WriteTodos,
 };
 use workbench_core::memory::MemoryStore;
-use workbench_core::thread::{ThreadState, ThreadStore};
+use workbench_core::thread::{ThreadState, ThreadStore, VIEWED_IMAGES_DIR};
 use workbench_core::tools::assembly::{
     assemble, ActiveSkill, AgentProfile, Assembly, AssemblyInput, Candidate, ModelCaps,
 };
 use workbench_core::tools::sources::{CandidateSource, SourceContext};
 use workbench_core::tools::{DeferredCatalog, Tool, ToolAlias};
 
-use workbench_sandbox::fs::PresentFilesTool;
+use workbench_sandbox::fs::{PresentFilesTool, ViewImageTool};
 use workbench_sandbox::ThreadRoots;
 
 use crate::agents::{load_agents, CustomAgent};
@@ -105,6 +105,10 @@ impl CandidateSource for SandboxSource<'_> {
         // the run creates them before it starts.
         let mut tools = workbench_sandbox::fs::file_tools(&self.roots);
         tools.extend(workbench_sandbox::git_tools(&self.roots));
+        tools.push(Arc::new(ViewImageTool::new(
+            self.roots.clone(),
+            ctx.thread_dir.join(VIEWED_IMAGES_DIR),
+        )));
         tools.extend(self.shells.tools(&ctx.thread_id, &self.roots, self.shell));
         tools.into_iter().map(Candidate::new).collect()
     }
@@ -198,10 +202,7 @@ impl App {
                 },
             },
             shell: self.shells.policy(shell),
-            model: ModelCaps {
-                name: model.to_string(),
-                vision: false,
-            },
+            model: self.model_caps(agent.as_ref().and_then(|a| a.model.as_deref()), model)?,
             is_subagent: false,
             skills: skills
                 .iter()
@@ -223,6 +224,16 @@ impl App {
             shell,
             custom_agents,
             subagents: None,
+        })
+    }
+
+    /// What the model of a run can do: the agent's own model if it names one, else the
+    /// provider's.
+    fn model_caps(&self, agent_model: Option<&str>, model: &str) -> Result<ModelCaps, AppError> {
+        let name = agent_model.unwrap_or(model);
+        Ok(ModelCaps {
+            name: name.to_string(),
+            vision: self.model_vision(name)?,
         })
     }
 

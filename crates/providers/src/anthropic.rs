@@ -3,11 +3,12 @@
 
 use std::collections::HashMap;
 
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use serde_json::{json, Value};
 use workbench_core::model::{
     FinishReason, ModelClient, ModelError, ModelRequest, ModelStream, StreamEvent, Usage,
 };
-use workbench_core::thread::{Role, ToolCall};
+use workbench_core::thread::{ImagePart, Role, ToolCall};
 
 use crate::http_errors::{self, CallSite};
 use crate::sse::{self, StreamCall, WireParser};
@@ -85,7 +86,11 @@ pub(crate) fn request_body(request: &ModelRequest, model: &str, default_max: u32
     let mut messages: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for m in &request.messages {
         let (role, blocks) = match m.role {
-            Role::User => ("user", text_block(&m.content).into_iter().collect()),
+            Role::User => {
+                let mut blocks: Vec<Value> = text_block(&m.content).into_iter().collect();
+                blocks.extend(m.images.iter().map(image_block));
+                ("user", blocks)
+            }
             Role::Assistant => {
                 let mut blocks: Vec<Value> = text_block(&m.content).into_iter().collect();
                 for c in &m.tool_calls {
@@ -152,6 +157,19 @@ pub(crate) fn request_body(request: &ModelRequest, model: &str, default_max: u32
 fn text_block(text: &str) -> Option<Value> {
     // The API rejects empty text blocks.
     (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+}
+
+/// An image as a base64 source block. After tool results it lands in the same user turn,
+/// behind their `tool_result` blocks, as the API requires.
+fn image_block(image: &ImagePart) -> Value {
+    json!({
+        "type": "image",
+        "source": {
+            "type": "base64",
+            "media_type": image.media_type,
+            "data": BASE64_STANDARD.encode(&image.data),
+        },
+    })
 }
 
 /// `tool_use.input` must be an object. Invalid arguments the model sent were already reported
@@ -449,6 +467,45 @@ mod tests {
         let mut m = Message::user("t", content);
         m.role = role;
         m
+    }
+
+    #[test]
+    fn images_become_base64_blocks_in_the_tool_results_turn() {
+        let mut assistant = msg(Role::Assistant, "");
+        assistant.tool_calls = vec![ToolCall {
+            id: "v1".into(),
+            name: "view_image".into(),
+            arguments: r#"{"image_path":"/mnt/user-data/uploads/a.png"}"#.into(),
+        }];
+        let mut result = msg(Role::Tool, "shown");
+        result.tool_call_id = Some("v1".into());
+        let mut images = msg(Role::User, "[image]");
+        images.hidden = true;
+        images.images = vec![ImagePart {
+            media_type: "image/png".into(),
+            data: b"\x89PNG-bytes".to_vec(),
+        }];
+        let req = ModelRequest {
+            model: "claude".into(),
+            system: None,
+            messages: vec![msg(Role::User, "look"), assistant, result, images],
+            tools: vec![],
+            max_tokens: None,
+        };
+        let body = request_body(&req, "claude", DEFAULT_MAX_TOKENS);
+        assert_eq!(
+            body["messages"][2],
+            json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "v1", "content": "shown"},
+                {"type": "text", "text": "[image]"},
+                {"type": "image", "source": {
+                    "type": "base64",
+                    "media_type": "image/png",
+                    "data": BASE64_STANDARD.encode(b"\x89PNG-bytes"),
+                }},
+            ]})
+        );
+        assert_eq!(body["messages"].as_array().unwrap().len(), 3);
     }
 
     #[test]

@@ -3,12 +3,13 @@
 //! defensively: optional fields may be missing or null, tool-call `index` may be absent, and
 //! arguments may come whole instead of in fragments.
 
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use workbench_core::model::{
     FinishReason, ModelClient, ModelError, ModelRequest, ModelStream, StreamEvent, Usage,
 };
-use workbench_core::thread::{Role, ToolCall};
+use workbench_core::thread::{Message, Role, ToolCall};
 
 use crate::http_errors::CallSite;
 use crate::sse::{self, StreamCall, WireParser};
@@ -72,6 +73,10 @@ pub(crate) fn request_body(request: &ModelRequest, model: &str) -> Value {
     }
     for m in &request.messages {
         match m.role {
+            Role::User if !m.images.is_empty() => messages.push(json!({
+                "role": "user",
+                "content": user_parts_with_images(m),
+            })),
             Role::User => messages.push(json!({"role": "user", "content": m.content})),
             Role::Assistant => {
                 let mut msg = json!({"role": "assistant", "content": m.content});
@@ -128,6 +133,24 @@ pub(crate) fn request_body(request: &ModelRequest, model: &str) -> Value {
         body["max_tokens"] = json!(max);
     }
     body
+}
+
+/// A user message with images as content parts: the text, then each image as a base64
+/// `data:` URL (the form every OpenAI-compatible server that takes images accepts).
+fn user_parts_with_images(m: &Message) -> Value {
+    let mut parts = Vec::with_capacity(m.images.len() + 1);
+    if !m.content.is_empty() {
+        parts.push(json!({"type": "text", "text": m.content}));
+    }
+    for image in &m.images {
+        let url = format!(
+            "data:{};base64,{}",
+            image.media_type,
+            BASE64_STANDARD.encode(&image.data)
+        );
+        parts.push(json!({"type": "image_url", "image_url": {"url": url}}));
+    }
+    Value::Array(parts)
 }
 
 #[derive(Debug, Deserialize)]
@@ -510,6 +533,44 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn images_become_data_url_parts_after_the_text() {
+        let mut with_images = Message::user("t", "[image]");
+        with_images.hidden = true;
+        with_images.images = vec![
+            workbench_core::thread::ImagePart {
+                media_type: "image/png".into(),
+                data: b"png-bytes".to_vec(),
+            },
+            workbench_core::thread::ImagePart {
+                media_type: "image/jpeg".into(),
+                data: b"jpeg-bytes".to_vec(),
+            },
+        ];
+        let req = ModelRequest {
+            model: "m".into(),
+            system: None,
+            messages: vec![Message::user("t", "plain"), with_images],
+            tools: vec![],
+            max_tokens: None,
+        };
+        let body = request_body(&req, "m");
+        assert_eq!(
+            body["messages"][0],
+            json!({"role": "user", "content": "plain"})
+        );
+        let url =
+            |data: &[u8], mt: &str| format!("data:{mt};base64,{}", BASE64_STANDARD.encode(data));
+        assert_eq!(
+            body["messages"][1],
+            json!({"role": "user", "content": [
+                {"type": "text", "text": "[image]"},
+                {"type": "image_url", "image_url": {"url": url(b"png-bytes", "image/png")}},
+                {"type": "image_url", "image_url": {"url": url(b"jpeg-bytes", "image/jpeg")}},
+            ]})
+        );
     }
 
     #[test]

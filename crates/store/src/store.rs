@@ -744,6 +744,7 @@ impl StoredMessage {
             error: self.error,
             created_at: self.created_at,
             hidden: self.hidden,
+            images: Vec::new(),
         })
     }
 }

@@ -2,6 +2,7 @@
 import type { PendingCall } from "./PendingCall";
 import type { Promoted } from "./Promoted";
 import type { TodoItem } from "./TodoItem";
+import type { ViewedImage } from "./ViewedImage";
 
 /**
  * State a thread carries besides its messages, each part merged by its own reducer when a
@@ -23,4 +24,10 @@ pending: Array<PendingCall>,
 /**
  * The agent's plan, as `write_todos` last wrote it.
  */
-todos: Array<TodoItem>, };
+todos: Array<TodoItem>, 
+/**
+ * Images `view_image` prepared, newest last, at most [`super::MAX_VIEWED_IMAGES`]; each
+ * is attached to every model request after its call's result. Left out of the JSON when
+ * empty (and optional in TypeScript), so states written without it read the same.
+ */
+viewed_images?: Array<ViewedImage>, };

@@ -19,6 +19,7 @@ describe("toolKind", () => {
     ["ls", "file"],
     ["str_replace", "file"],
     ["file_search", "file"],
+    ["view_image", "file"],
     ["web_search", "search"],
     ["web_fetch", "search"],
     ["github__create_issue", "mcp"],
@@ -39,6 +40,13 @@ describe("filePath and argsWithoutPath", () => {
     const c = call("c", "read_file", args);
     expect(filePath(c)).toBe(path);
     expect(argsWithoutPath(c)).toBe(rest);
+  });
+
+  it("view_image's path is its image_path", () => {
+    const c = call("c", "view_image", { image_path: "/mnt/user-data/uploads/shot.png" });
+    expect(filePath(c)).toBe("/mnt/user-data/uploads/shot.png");
+    expect(argsWithoutPath(c)).toBe("{}");
+    expect(filePath(call("c", "view_image", { path: "/x.png" }))).toBeNull();
   });
 
   it("invalid JSON has no path and is summarised raw", () => {

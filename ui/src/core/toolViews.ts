@@ -8,8 +8,9 @@ import { splitToolName } from "./toolCalls";
 
 export type ToolKind = "shell" | "file" | "search" | "mcp" | "generic";
 
-/** The sandbox's file and search tools (crates/sandbox/src/fs): each takes a `path`. */
+/** The sandbox's file and search tools (crates/sandbox/src/fs): each takes a path (see `pathKey`). */
 export const FILE_TOOLS: ReadonlySet<string> = new Set([
+  "view_image",
   "ls",
   "read_file",
   "write_file",
@@ -47,18 +48,24 @@ export function stringArg(call: ToolCall, key: string): string | null {
   return typeof v === "string" ? v : null;
 }
 
+/** The argument naming a file tool's path: view_image's is `image_path`, the others' `path`. */
+function pathKey(call: ToolCall): string {
+  return call.name === "view_image" ? "image_path" : "path";
+}
+
 /** The path a file tool works on; null when the model gave none (ls and glob default to the workspace). */
 export function filePath(call: ToolCall): string | null {
-  const p = stringArg(call, "path");
+  const p = stringArg(call, pathKey(call));
   return p !== null && p.trim() !== "" ? p : null;
 }
 
 /** A file tool's arguments without its path, for the one-line summary beside the path. */
 export function argsWithoutPath(call: ToolCall): string {
   const obj = argsObject(call);
-  if (!("path" in obj)) return call.arguments;
-  const { path: _path, ...rest } = obj;
-  void _path;
+  const key = pathKey(call);
+  if (!(key in obj)) return call.arguments;
+  const rest = { ...obj };
+  delete rest[key];
   return JSON.stringify(rest);
 }
 

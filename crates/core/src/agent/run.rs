@@ -7,6 +7,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info_span, warn, Instrument};
 
 use super::events::{EventSink, RunEvent, RunOutcome};
+use super::images::attach_viewed_images;
 use crate::middleware::{Approval, Chain, Finish, Flow, RunInfo};
 use crate::model::{ModelClient, ModelError, ModelRequest, StreamEvent};
 use crate::thread::{
@@ -290,6 +291,21 @@ async fn model_turn(
         max_tokens: None,
     };
     parts.chain.before_model(&mut request, info).await;
+    let attach = parts.tools.model_takes_images() && !state.viewed_images.is_empty();
+    if let (true, Some(dir)) = (attach, spec.thread_dir.clone()) {
+        // After the middlewares, so the images land in the history they leave (repaired,
+        // compacted) and are never counted or summarised as text.
+        let (images, messages) = (
+            state.viewed_images.clone(),
+            std::mem::take(&mut request.messages),
+        );
+        request.messages = blocking(move || {
+            let mut messages = messages;
+            attach_viewed_images(&mut messages, &images, &dir);
+            Ok(messages)
+        })
+        .await?;
+    }
     let ended = stream_reply(parts, request, &mut reply, spec).await?;
 
     let (status, outcome) = match ended {

@@ -131,6 +131,11 @@ pub struct Message {
     /// sent to the model like any other message, never shown in the conversation.
     #[serde(default)]
     pub hidden: bool,
+    /// Images attached to this message for one model request (`view_image`). Filled only
+    /// while a request is built; never stored, never sent to the UI.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub images: Vec<super::ImagePart>,
 }
 
 impl Message {
@@ -198,6 +203,7 @@ impl Message {
             error: None,
             created_at: crate::now_ms(),
             hidden: false,
+            images: Vec::new(),
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Threads and their messages, and the port through which they are persisted.
 
+mod images;
 mod memory;
 mod message;
 mod pending;
 mod state;
 mod store;
 
+pub use images::{ImagePart, ViewedImage, MAX_VIEWED_IMAGES, VIEWED_IMAGES_DIR};
 pub use memory::InMemoryStore;
 pub use message::{Deprecation, Message, MessageStatus, ResultMetadata, Role, ToolCall};
 pub use pending::{

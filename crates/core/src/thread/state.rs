@@ -21,6 +21,12 @@ pub struct ThreadState {
     /// The agent's plan, as `write_todos` last wrote it.
     #[serde(default)]
     pub todos: Vec<TodoItem>,
+    /// Images `view_image` prepared, newest last, at most [`super::MAX_VIEWED_IMAGES`]; each
+    /// is attached to every model request after its call's result. Left out of the JSON when
+    /// empty (and optional in TypeScript), so states written without it read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<super::ViewedImage>>", optional))]
+    pub viewed_images: Vec<super::ViewedImage>,
 }
 
 /// Where one item of the plan is.
@@ -66,7 +72,8 @@ impl Promoted {
 
 impl ThreadState {
     /// Merges a tool's state update: promotions union within one catalog and replace across
-    /// catalogs; artifacts are added once each, in order.
+    /// catalogs; artifacts are added once each, in order; viewed images keep the newest
+    /// [`super::MAX_VIEWED_IMAGES`].
     pub fn apply(&mut self, update: &StateUpdate) {
         match update {
             StateUpdate::Promoted {
@@ -87,6 +94,16 @@ impl ThreadState {
             StateUpdate::AskUser(_) => {}
             // The tool sends the whole list each time, so the newest list is the plan.
             StateUpdate::Todos { items } => self.todos = items.clone(),
+            StateUpdate::ViewedImage(image) => {
+                // Viewing the same call twice (a resumed run) keeps one entry.
+                self.viewed_images.retain(|v| v.call_id != image.call_id);
+                self.viewed_images.push(image.as_ref().clone());
+                let excess = self
+                    .viewed_images
+                    .len()
+                    .saturating_sub(super::MAX_VIEWED_IMAGES);
+                self.viewed_images.drain(..excess);
+            }
             StateUpdate::Artifacts { paths } => {
                 for p in paths {
                     if !self.artifacts.contains(p) {
@@ -243,6 +260,27 @@ mod tests {
         assert_eq!(s.todos[0].status, TodoStatus::Done);
         let open: Vec<&str> = s.open_todos().map(|t| t.content.as_str()).collect();
         assert_eq!(open, ["b"]);
+    }
+
+    #[test]
+    fn only_the_newest_viewed_images_are_kept() {
+        let image = |n: usize| crate::thread::ViewedImage {
+            call_id: format!("c{n}"),
+            path: format!("/mnt/user-data/uploads/{n}.png"),
+            media_type: "image/png".into(),
+            width: 10,
+            height: 10,
+            file: format!("{n}.png"),
+        };
+        let mut s = ThreadState::default();
+        let n = crate::thread::MAX_VIEWED_IMAGES + 2;
+        for i in 0..n {
+            s.apply(&StateUpdate::ViewedImage(Box::new(image(i))));
+        }
+        s.apply(&StateUpdate::ViewedImage(Box::new(image(n - 1))));
+        let ids: Vec<&str> = s.viewed_images.iter().map(|v| v.call_id.as_str()).collect();
+        let want: Vec<String> = (2..n).map(|i| format!("c{i}")).collect();
+        assert_eq!(ids, want, "oldest dropped, a repeated call kept once");
     }
 
     #[test]

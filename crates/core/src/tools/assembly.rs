@@ -112,6 +112,8 @@ pub struct Assembly {
     report: VisibilityReport,
     /// Aliases by old name; only those that no real tool's name shadows.
     aliases: HashMap<String, ToolAlias>,
+    /// Whether the run's model takes images (the model-capability gate's input).
+    model_vision: bool,
 }
 
 /// Builds the search tool over a catalog (the built-in `tool_search`).
@@ -224,7 +226,11 @@ pub fn assemble(
     };
     match catalog {
         Ok(catalog) => finish(visible, deferred, catalog, verdicts, state, make_search)
-            .map(|a| a.with_aliases(&input.aliases)),
+            .map(|a| a.with_aliases(&input.aliases))
+            .map(|a| Assembly {
+                model_vision: input.model.vision,
+                ..a
+            }),
         Err(e) => Err(AssemblyError::NoCatalog {
             count: deferred.len(),
             detail: e.to_string(),
@@ -297,6 +303,7 @@ fn finish(
                 problems: Vec::new(),
             },
             aliases: HashMap::new(),
+            model_vision: false,
         });
     };
     let hash = catalog.hash().to_string();
@@ -333,6 +340,7 @@ fn finish(
             problems: Vec::new(),
         },
         aliases: HashMap::new(),
+        model_vision: false,
     })
 }
 
@@ -388,6 +396,11 @@ impl Assembly {
     /// The report of this assembly.
     pub fn report(&self) -> &VisibilityReport {
         &self.report
+    }
+
+    /// Whether the run's model takes images: images viewed earlier are attached only then.
+    pub fn model_takes_images(&self) -> bool {
+        self.model_vision
     }
 
     /// The deferred catalog, when MCP tools were deferred.

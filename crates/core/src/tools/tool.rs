@@ -80,6 +80,9 @@ pub enum StateUpdate {
     AskUser(crate::thread::Clarification),
     /// write_todos: the whole plan, replacing the previous one.
     Todos { items: Vec<crate::thread::TodoItem> },
+    /// view_image: an image prepared for the model, attached to the next requests. Boxed:
+    /// every `ToolOutput` carries room for the largest variant.
+    ViewedImage(Box<crate::thread::ViewedImage>),
 }
 
 /// What a tool call produced.

@@ -8,12 +8,14 @@ pub mod args;
 pub mod file_search;
 pub mod glob;
 pub mod grep;
+pub mod image_prep;
 pub mod ls;
 pub mod patch_match;
 pub mod patch_parse;
 pub mod present_files;
 pub mod read_file;
 pub mod str_replace;
+pub mod view_image;
 mod walk;
 pub mod write_file;
 
@@ -32,6 +34,7 @@ pub use ls::LsTool;
 pub use present_files::PresentFilesTool;
 pub use read_file::ReadFileTool;
 pub use str_replace::StrReplaceTool;
+pub use view_image::ViewImageTool;
 pub use write_file::WriteFileTool;
 
 /// The group of the tools that read and write files.
