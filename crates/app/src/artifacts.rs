@@ -204,7 +204,11 @@ impl App {
             }
         };
         let save_err = |e: std::io::Error| {
-            AppError::Invalid(format!("could not save {} to {}: {e}", vp.virt, dest.display()))
+            AppError::Invalid(format!(
+                "could not save {} to {}: {e}",
+                vp.virt,
+                dest.display()
+            ))
         };
         let partial = dir.join(format!(".{}.workbench-partial", name.to_string_lossy()));
         let copied = (|| {

@@ -41,8 +41,8 @@ pub use subagents::{
     MAX_CONCURRENT_SUBAGENTS, MAX_SUBAGENTS_PER_RUN, SUBAGENT_TIMEOUT, SUBAGENT_TIMEOUT_SETTING,
 };
 pub use tools::RunOptions;
-pub use web::{SearchKeyStatus, WEB_ENDPOINTS_SETTING};
 pub use vision::{name_suggests_vision, MODEL_VISION_SETTING};
+pub use web::{SearchKeyStatus, WEB_ENDPOINTS_SETTING};
 pub use workbench_sandbox::shell::JobInfo;
 pub use workbench_sandbox::MountSpec;
 
