@@ -128,8 +128,14 @@ fn the_table_form_ends_with_a_summary() {
     assert!(text.starts_with("TOOL"), "{text}");
     // ls, read_file, write_file, str_replace, apply_patch and the three web tools visible (the
     // agent's groups are web and file); the search, git and shell tools and the six built-ins
-    // hidden by them.
-    assert!(text.contains("8 visible, 0 deferred, 14 hidden"), "{text}");
+    // hidden by them, and view_image by the model gate (no model is configured here).
+    assert!(text.contains("8 visible, 0 deferred, 15 hidden"), "{text}");
+    assert!(
+        text.contains(
+            "view_image            sandbox   hidden   model_capability   no model is configured"
+        ),
+        "{text}"
+    );
     // Aliases are listed after the tools with where they lead.
     assert!(
         text.contains("list_dir -> ls  (removed in 0.3.0): calls run `ls`"),

@@ -6,6 +6,9 @@ use crate::tools::ToolMeta;
 /// Hidden when the tool needs vision and the model has none.
 pub fn check(meta: &ToolMeta, model: &ModelCaps) -> Option<String> {
     if meta.needs_vision && !model.vision {
+        if model.name.is_empty() {
+            return Some("no model is configured, so none is known to accept images".into());
+        }
         return Some(format!(
             "model `{}` does not accept images (not marked as a vision model)",
             model.name
@@ -32,5 +35,12 @@ mod tests {
         assert!(check(&meta, &model).unwrap().contains("llama3"));
         model.vision = true;
         assert_eq!(check(&meta, &model), None);
+        let unnamed = ModelCaps {
+            name: String::new(),
+            vision: false,
+        };
+        assert!(check(&meta, &unnamed)
+            .unwrap()
+            .contains("no model is configured"));
     }
 }
