@@ -60,7 +60,8 @@ test('a server added through the form connects, and a scripted run calls its too
     await (await browser.$(tid('mcp-add'))).click();
     await (await browser.$(tid('mcp-name'))).setValue('everything');
     await (await browser.$(tid('mcp-command'))).setValue('node');
-    await (await browser.$(tid('mcp-args'))).setValue(`${EVERYTHING}\nstdio`);
+    // One argument (server-everything speaks stdio when given no transport name).
+    await (await browser.$(tid('mcp-args'))).setValue(EVERYTHING);
     await (await browser.$(tid('mcp-add-env'))).click();
     await (await browser.$(tid('mcp-row-name'))).setValue('SERVICE_API_KEY');
     await (await browser.$(tid('mcp-row-value'))).setValue(SECRET);
@@ -70,8 +71,14 @@ test('a server added through the form connects, and a scripted run calls its too
     const card = await browser.$(`${tid('mcp-server')}[data-name="everything"]`);
     await card.waitForDisplayed({ timeout: 10000 });
     const status = await card.$(tid('mcp-status'));
-    await browser.waitUntil(async () => (await status.getAttribute('data-state')) === 'connected',
-      { timeout: 60000, timeoutMsg: 'server-everything did not connect' });
+    let seen = '';
+    await browser.waitUntil(async () => {
+      seen = `${await status.getAttribute('data-state')}: ${await card.getText()}`;
+      return seen.startsWith('connected');
+    }, { timeout: 60000, interval: 500 }).catch(async () => {
+      await browser.saveScreenshot(artifactPath('e2e-mcp-not-connected.png'));
+      assert.fail(`server-everything did not connect; the card says ${seen}`);
+    });
     assert.match(await status.getText(), /^Connected · \d+ tools/);
     const toolNames = [];
     for (const t of await card.$$(tid('mcp-tool'))) toolNames.push(await t.getAttribute('data-name'));

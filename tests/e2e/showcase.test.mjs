@@ -54,8 +54,8 @@ test('a run presents a report, asks a question, and runs two subagents', async (
     for (const td of await preview.$$('td')) cells.push(await td.getText());
     assert.deepEqual(cells, ['North', '120', 'South', '95']);
     const items = [];
-    for (const i of await browser.$$(tid('artifact-item'))) items.push(await i.getText());
-    assert.ok(items.some((t) => t.includes('report.md')), `report.md listed: ${items.join(' | ')}`);
+    for (const i of await browser.$$(tid('artifact-item'))) items.push(await i.getAttribute('data-path'));
+    assert.ok(items.includes('/mnt/user-data/outputs/report.md'), `report.md listed: ${items.join(' | ')}`);
 
     // The question waits for the user; clicking an option resumes the thread.
     const question = await browser.$(tid('clarification-prompt'));
