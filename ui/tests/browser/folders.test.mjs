@@ -67,6 +67,8 @@ describe("thread folders", () => {
     ]);
 
     await page.click(tid("open-thread-folder"));
+    // The click's command answers asynchronously.
+    await until(async () => (await page.evaluate(() => window.__mock.sandbox.opened)).length > 0, "the folder opened");
     assert.deepEqual(await page.evaluate(() => window.__mock.sandbox.opened), ["t1"]);
 
     await page.click(tid("choose-folder"));
